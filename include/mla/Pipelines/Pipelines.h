@@ -1,0 +1,23 @@
+//===- Pipelines.h - Named pass pipelines -----------------------*- C++ -*-===//
+//
+// Pipelines are built here once and used by both mla-opt (by name) and
+// mla-compile.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLA_PIPELINES_PIPELINES_H
+#define MLA_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+
+namespace mla {
+
+/// Canonicalize, decompose high-level tile ops into primitives, clean up.
+void buildTileToPrimitivesPipeline(mlir::OpPassManager &pm);
+
+/// Registers every named pipeline with the pass registry.
+void registerPipelines();
+
+} // namespace mla
+
+#endif // MLA_PIPELINES_PIPELINES_H

@@ -1,0 +1,60 @@
+//===- DecomposeDotScaled.cpp - MX-scaled product to dequant + dot -------===//
+
+#include "TileBuilder.h"
+#include "mla/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mla::tile;
+
+/// Dequantizes a K-last operand `[rows, K or K/2]` to f32 `[rows, K]`.
+static Value dequantKLast(TileBuilder &b, Value operand, Value scale,
+                          int64_t k) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  int64_t rows = type.getDimSize(0);
+  auto f32Type = TileBuilder::f32Tile(b.getContext(), {rows, k});
+  if (scale)
+    return b.create<DequantMxOp>(f32Type, operand, scale);
+  if (isa<FloatType>(type.getElementType()) &&
+      cast<FloatType>(type.getElementType()).getWidth() == 8)
+    return b.create<DequantFp8Op>(
+        f32Type, operand,
+        b.create<arith::ConstantOp>(b.getF32FloatAttr(1.0)).getResult());
+  return b.toF32(operand);
+}
+
+static Value transpose(TileBuilder &b, Value tile) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  return b.create<TransOp>(
+      RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
+                            type.getElementType()),
+      tile);
+}
+
+namespace {
+struct DecomposeDotScaled : OpRewritePattern<DotScaledOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DotScaledOp op,
+                                PatternRewriter &rewriter) const override {
+    TileBuilder b(op.getLoc(), rewriter);
+    RankedTensorType accType = op.getAcc().getType();
+    auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+    int64_t k = lhsType.getDimSize(1) *
+                (lhsType.getElementType().isInteger(8) ? 2 : 1);
+    Value lhs = dequantKLast(b, op.getLhs(), op.getLhsScale(), k);
+    // The rhs is blocked along K = dim 0 while its scales are [N, K/32]:
+    // dequantize it K-last, then turn it back.
+    Value rhs = transpose(
+        b, dequantKLast(b, transpose(b, op.getRhs()), op.getRhsScale(), k));
+    rewriter.replaceOpWithNewOp<DotOp>(op, accType, lhs, rhs, op.getAcc());
+    return success();
+  }
+};
+} // namespace
+
+void mla::tile::populateDecomposeDotScaledPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<DecomposeDotScaled>(patterns.getContext());
+}

@@ -1,0 +1,36 @@
+# -*- Python -*-
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "MLA"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = config.mla_test_source_root
+config.test_exec_root = os.path.join(
+    config.mla_obj_root, os.path.relpath(config.test_source_root, config.mla_src_root))
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
+
+config.substitutions.append(("%examples", os.path.join(config.mla_src_root, "examples")))
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+
+llvm_config.with_system_environment(["HOME", "TMPDIR"])
+llvm_config.use_default_substitutions()
+
+# Tools are found by full path: LLVM 14 in /usr/bin has tools of the same
+# names.
+tool_dirs = [config.mla_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(
+    ["mla-opt", "mla-compile", "mla-run", "mla-runtime-tests"], tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=False)
+llvm_config.with_environment("PATH", config.mla_tools_dir, append_path=False)
+
+# GPU execution tests run only where a device answers.
+if os.path.exists("/dev/kfd"):
+    config.available_features.add("hip-device")
+if os.path.exists("/dev/nvidiactl"):
+    config.available_features.add("cuda-device")
