@@ -360,7 +360,8 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
 }
 
 def Tile_DotScaledOp : Tile_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
-    AllTypesMatch<["acc", "result"]>]> {
+    TypesMatchWith<"accumulator has the result type", "result", "acc",
+                   "$_self">]> {
   let summary = "tile matrix product of MX-scaled operands";
   let description = [{
     `result = acc + dequant(lhs, lhs_scale) * dequant(rhs, rhs_scale)` with

@@ -17,22 +17,6 @@
 using namespace mlir;
 using namespace mla::tile;
 
-/// Prints a shape as `AxBxC` for diagnostics.
-static std::string shapeStr(ArrayRef<int64_t> shape) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  llvm::interleave(
-      shape, os,
-      [&](int64_t d) {
-        if (ShapedType::isDynamic(d))
-          os << '?';
-        else
-          os << d;
-      },
-      "x");
-  return s;
-}
-
 static RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
@@ -159,8 +143,7 @@ LogicalResult KernelOp::verify() {
 
 LogicalResult RangeOp::verify() {
   if (getType().getRank() != 1)
-    return emitOpError() << "builds a 1-D tile, got tensor<"
-                         << shapeStr(getType().getShape()) << ">";
+    return emitOpError() << "builds a 1-D tile, got " << getType();
   return success();
 }
 
@@ -199,14 +182,14 @@ LogicalResult BroadcastOp::verify() {
 LogicalResult TransOp::verify() {
   RankedTensorType in = getInput().getType(), out = getType();
   if (in.getRank() != 2)
-    return emitOpError() << "transposes 2-D tiles, got tensor<"
-                         << shapeStr(in.getShape()) << ">";
+    return emitOpError() << "transposes 2-D tiles, got " << in;
   if (in.getElementType() != out.getElementType() || out.getRank() != 2 ||
       out.getDimSize(0) != in.getDimSize(1) ||
       out.getDimSize(1) != in.getDimSize(0))
-    return emitOpError() << "result must be tensor<" << in.getDimSize(1) << "x"
-                         << in.getDimSize(0) << "x" << in.getElementType()
-                         << ">";
+    return emitOpError() << "result must be "
+                         << RankedTensorType::get(
+                                {in.getDimSize(1), in.getDimSize(0)},
+                                in.getElementType());
   return success();
 }
 
@@ -277,9 +260,8 @@ static LogicalResult verifyAccess(Operation *op, ViewType view,
                              << " indices for a rank-" << view.getRank()
                              << " view, got " << numIndices;
   if (tile.getRank() != view.getRank())
-    return op->emitOpError()
-           << "tile tensor<" << shapeStr(tile.getShape())
-           << "> must have the view's rank " << view.getRank();
+    return op->emitOpError() << "tile " << tile
+                             << " must have the view's rank " << view.getRank();
   if (tile.getElementType() != view.getElementType())
     return op->emitOpError() << "tile element type " << tile.getElementType()
                              << " differs from the view's "
@@ -290,9 +272,9 @@ static LogicalResult verifyAccess(Operation *op, ViewType view,
   if (maskShape.size() > tile.getShape().size() ||
       maskShape != tile.getShape().take_front(maskShape.size()))
     return op->emitOpError()
-           << "mask tensor<" << shapeStr(maskShape)
-           << "xi1> must match the tile's shape or its leading dimensions ("
-           << shapeStr(tile.getShape()) << ")";
+           << "mask " << mask.getType()
+           << " must match the tile's shape or its leading dimensions ("
+           << tile << ")";
   return success();
 }
 
@@ -322,10 +304,9 @@ LogicalResult DequantMxOp::verify() {
                          << " and " << out.getRank();
   if (packed.getShape().drop_back() != out.getShape().drop_back() ||
       scales.getShape().drop_back() != out.getShape().drop_back())
-    return emitOpError() << "leading dimensions of packed (tensor<"
-                         << shapeStr(packed.getShape()) << ">), scales (tensor<"
-                         << shapeStr(scales.getShape()) << ">) and result (tensor<"
-                         << shapeStr(out.getShape()) << ">) must agree";
+    return emitOpError() << "leading dimensions of packed (" << packed
+                         << "), scales (" << scales << ") and result (" << out
+                         << ") must agree";
   int64_t n = out.getShape().back();
   bool isFp4 = packed.getElementType().isInteger(8);
   if (!isFp4 && packed.getShape().back() != n)
@@ -347,10 +328,9 @@ LogicalResult DequantMxOp::verify() {
 
 LogicalResult DequantFp8Op::verify() {
   if (getInput().getType().getShape() != getType().getShape())
-    return emitOpError() << "result shape tensor<"
-                         << shapeStr(getType().getShape())
-                         << "> differs from the input's tensor<"
-                         << shapeStr(getInput().getType().getShape()) << ">";
+    return emitOpError() << "result " << getType()
+                         << " must have the shape of the input "
+                         << getInput().getType();
   return success();
 }
 
@@ -362,9 +342,10 @@ LogicalResult DequantFp8Op::verify() {
 static LogicalResult verifyAccumulator(Operation *op, int64_t m, int64_t n,
                                        RankedTensorType acc) {
   if (acc.getRank() != 2 || acc.getDimSize(0) != m || acc.getDimSize(1) != n)
-    return op->emitOpError() << "accumulator must be tensor<" << m << "x" << n
-                             << "xf32>, got tensor<"
-                             << shapeStr(acc.getShape()) << "xf32>";
+    return op->emitOpError()
+           << "accumulator must be "
+           << RankedTensorType::get({m, n}, acc.getElementType()) << ", got "
+           << acc;
   return success();
 }
 
@@ -378,10 +359,9 @@ LogicalResult DotOp::verify() {
                          << rhs.getElementType()
                          << "); convert one, or use tile.dot_scaled";
   if (lhs.getDimSize(1) != rhs.getDimSize(0))
-    return emitOpError() << "contraction sizes differ: lhs is tensor<"
-                         << shapeStr(lhs.getShape()) << ">, rhs is tensor<"
-                         << shapeStr(rhs.getShape())
-                         << ">; lhs dim 1 must equal rhs dim 0";
+    return emitOpError() << "contraction sizes differ: lhs is " << lhs
+                         << ", rhs is " << rhs
+                         << "; lhs dim 1 must equal rhs dim 0";
   return verifyAccumulator(*this, lhs.getDimSize(0), rhs.getDimSize(1),
                            getAcc().getType());
 }
@@ -423,15 +403,14 @@ static LogicalResult verifyScale(Operation *op, StringRef which, Value scale,
                                  int64_t rows, int64_t k) {
   if (!scale)
     return success();
-  ArrayRef<int64_t> shape = tensorType(scale).getShape();
+  RankedTensorType type = tensorType(scale);
   if (k % 32 != 0)
     return op->emitOpError() << "contraction length " << k
                              << " must be a multiple of the MX block of 32";
-  if (shape.size() != 2 || shape[0] != rows || shape[1] != k / 32)
-    return op->emitOpError() << which << " scale must be tensor<" << rows
-                             << "x" << k / 32
-                             << "xf8E8M0FNU> (one per 32 of K), got tensor<"
-                             << shapeStr(shape) << "xf8E8M0FNU>";
+  auto expected = RankedTensorType::get({rows, k / 32}, type.getElementType());
+  if (type != expected)
+    return op->emitOpError() << which << " scale must be " << expected
+                             << " (one per 32 of K), got " << type;
   return success();
 }
 
@@ -468,10 +447,10 @@ LogicalResult ReduceOp::verify() {
   expected.erase(expected.begin() + dim);
   if (out.getShape() != ArrayRef<int64_t>(expected) ||
       out.getElementType() != in.getElementType())
-    return emitOpError() << "result must be tensor<"
-                         << (expected.empty() ? "" : shapeStr(expected) + "x")
-                         << in.getElementType() << "> (the input without dim "
-                         << dim << ")";
+    return emitOpError() << "result must be "
+                         << RankedTensorType::get(expected,
+                                                  in.getElementType())
+                         << " (the input without dim " << dim << ")";
   if (getKind() == ReduceKind::sum && in.getElementType().isInteger(1))
     return emitOpError("sum of i1 tiles is not defined; extend to i32 first");
   return success();
@@ -495,16 +474,18 @@ LogicalResult QKSoftmaxAccOp::verify() {
     return emitOpError() << "k has " << n << " keys but v has "
                          << v.getDimSize(0) << " rows";
   if (acc.getDimSize(0) != m || acc.getDimSize(1) != v.getDimSize(1))
-    return emitOpError() << "acc must be tensor<" << m << "x"
-                         << v.getDimSize(1) << "xf32> (q rows x v columns)";
+    return emitOpError() << "acc must be "
+                         << RankedTensorType::get({m, v.getDimSize(1)},
+                                                  acc.getElementType())
+                         << " (q rows x v columns), got " << acc;
   if (Value mask = getMask()) {
-    ArrayRef<int64_t> shape = tensorType(mask).getShape();
-    bool perKey = shape.size() == 1 && shape[0] == n;
-    bool perScore = shape.size() == 2 && shape[0] == m && shape[1] == n;
-    if (!perKey && !perScore)
-      return emitOpError() << "mask must be tensor<" << n << "xi1> (per key) or tensor<"
-                           << m << "x" << n << "xi1> (per query and key), got tensor<"
-                           << shapeStr(shape) << "xi1>";
+    RankedTensorType type = tensorType(mask);
+    auto perKey = RankedTensorType::get({n}, type.getElementType());
+    auto perScore = RankedTensorType::get({m, n}, type.getElementType());
+    if (type != perKey && type != perScore)
+      return emitOpError() << "mask must be " << perKey << " (per key) or "
+                           << perScore << " (per query and key), got "
+                           << type;
   }
   return success();
 }
@@ -516,8 +497,9 @@ LogicalResult QKSoftmaxAccOp::verify() {
 LogicalResult SplitReduceOp::verify() {
   RankedTensorType partial = getPartial().getType(), out = getType();
   if (partial.getRank() != 3)
-    return emitOpError() << "partial must be tensor<S x M x D x f32>, got tensor<"
-                         << shapeStr(partial.getShape()) << "xf32>";
+    return emitOpError() << "partial must be a [splits, rows, columns] "
+                            "tile, got "
+                         << partial;
   bool lseForm = static_cast<bool>(getLse());
   bool stateForm = getMax() || getSum();
   if (lseForm == stateForm)
@@ -525,9 +507,11 @@ LogicalResult SplitReduceOp::verify() {
   if (stateForm && !(getMax() && getSum()))
     return emitOpError("the max/sum form needs both `max` and `sum`");
   if (out.getShape() != partial.getShape().drop_front())
-    return emitOpError() << "result must be tensor<"
-                         << shapeStr(partial.getShape().drop_front())
-                         << "xf32> (partial without the split dimension)";
+    return emitOpError() << "result must be "
+                         << RankedTensorType::get(
+                                partial.getShape().drop_front(),
+                                partial.getElementType())
+                         << " (partial without the split dimension)";
   return success();
 }
 

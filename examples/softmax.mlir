@@ -1,0 +1,40 @@
+// Row softmax of a [rows, cols] f32 matrix with cols <= 256: one program
+// per block of 16 rows. Padding the load with -inf makes the ragged last
+// block and short rows correct without any mask: padded columns get
+// probability 0 and rows past the end are never stored.
+//
+// RUN: mla-opt %s | mla-opt | FileCheck %s
+// RUN: mla-opt %s --tile-to-primitives | FileCheck %s --check-prefix=PRIMS
+
+// CHECK-LABEL: tile.kernel @row_softmax
+// CHECK: tile.reduce max
+// CHECK: tile.reduce sum
+// CHECK: tile.store
+// PRIMS-LABEL: tile.kernel @row_softmax
+// PRIMS: tile.load {{.*}} pad
+tile.kernel @row_softmax(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %rows: i32, %cols: i32)
+    attributes {tile.launch = {grid = ["row_blocks", 1, 1]}} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %block = tile.program_id x
+  %row = arith.muli %block, %c16 : index
+  %n_rows = arith.index_cast %rows : i32 to index
+  %n_cols = arith.index_cast %cols : i32 to index
+  %neg_inf = arith.constant 0xFF800000 : f32
+
+  %in = tile.view %x sizes [%n_rows, %n_cols] strides [%n_cols, 1]
+      : !tile.ptr<f32> -> !tile.view<?x?xf32>
+  %t = tile.load %in[%row, %c0] pad %neg_inf : !tile.view<?x?xf32> -> tensor<16x256xf32>
+  %max = tile.reduce max %t dim 1 : tensor<16x256xf32> -> tensor<16xf32>
+  %max_b = tile.broadcast %max dims [1] : tensor<16xf32> -> tensor<16x256xf32>
+  %shifted = arith.subf %t, %max_b : tensor<16x256xf32>
+  %e = math.exp %shifted : tensor<16x256xf32>
+  %sum = tile.reduce sum %e dim 1 : tensor<16x256xf32> -> tensor<16xf32>
+  %sum_b = tile.broadcast %sum dims [1] : tensor<16xf32> -> tensor<16x256xf32>
+  %p = arith.divf %e, %sum_b : tensor<16x256xf32>
+
+  %out = tile.view %y sizes [%n_rows, %n_cols] strides [%n_cols, 1]
+      : !tile.ptr<f32> -> !tile.view<?x?xf32>
+  tile.store %p, %out[%row, %c0] : tensor<16x256xf32>, !tile.view<?x?xf32>
+  tile.return
+}

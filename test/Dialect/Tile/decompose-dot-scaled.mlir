@@ -1,0 +1,34 @@
+// RUN: mla-opt %s -tile-decompose -split-input-file | FileCheck %s
+
+// The rhs is blocked along K (dim 0): dequantize it K-last and turn it back.
+// CHECK-LABEL: func @bf16_times_fp4
+// CHECK-SAME: (%[[A:.*]]: tensor<16x64xbf16>, %[[B:.*]]: tensor<32x16xi8>, %[[BS:.*]]: tensor<16x2xf8E8M0FNU>, %[[ACC:.*]]: tensor<16x16xf32>)
+// CHECK: %[[AF:.*]] = arith.extf %[[A]] : tensor<16x64xbf16> to tensor<16x64xf32>
+// CHECK: %[[BT:.*]] = tile.trans %[[B]] : tensor<32x16xi8> -> tensor<16x32xi8>
+// CHECK: %[[BD:.*]] = tile.dequant_mx %[[BT]], %[[BS]] : tensor<16x32xi8>, tensor<16x2xf8E8M0FNU> -> tensor<16x64xf32>
+// CHECK: %[[BF:.*]] = tile.trans %[[BD]] : tensor<16x64xf32> -> tensor<64x16xf32>
+// CHECK: %[[R:.*]] = tile.dot %[[AF]], %[[BF]], %[[ACC]] : tensor<16x64xf32>, tensor<64x16xf32> -> tensor<16x16xf32>
+// CHECK: return %[[R]]
+func.func @bf16_times_fp4(%a: tensor<16x64xbf16>, %b: tensor<32x16xi8>,
+                          %bs: tensor<16x2xf8E8M0FNU>, %acc: tensor<16x16xf32>)
+    -> tensor<16x16xf32> {
+  %r = tile.dot_scaled %a, %b scale %bs : tensor<16x2xf8E8M0FNU>, %acc
+      : tensor<16x64xbf16>, tensor<32x16xi8> -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @mxfp8_times_fp8
+// CHECK-SAME: (%[[A:.*]]: tensor<16x64xf8E4M3FN>, %[[AS:.*]]: tensor<16x2xf8E8M0FNU>, %[[B:.*]]: tensor<64x16xf8E5M2>, %[[ACC:.*]]: tensor<16x16xf32>)
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[AD:.*]] = tile.dequant_mx %[[A]], %[[AS]] : tensor<16x64xf8E4M3FN>, tensor<16x2xf8E8M0FNU> -> tensor<16x64xf32>
+// CHECK: %[[BD:.*]] = tile.dequant_fp8 %{{.*}}, %[[ONE]] : tensor<16x64xf8E5M2> -> tensor<16x64xf32>
+// CHECK: tile.dot %[[AD]], %{{.*}}, %[[ACC]] : tensor<16x64xf32>, tensor<64x16xf32>
+func.func @mxfp8_times_fp8(%a: tensor<16x64xf8E4M3FN>, %as: tensor<16x2xf8E8M0FNU>,
+                           %b: tensor<64x16xf8E5M2>, %acc: tensor<16x16xf32>)
+    -> tensor<16x16xf32> {
+  %r = tile.dot_scaled %a scale %as : tensor<16x2xf8E8M0FNU>, %b, %acc
+      : tensor<16x64xf8E4M3FN>, tensor<64x16xf8E5M2> -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}

@@ -1,0 +1,45 @@
+// RUN: mla-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{argument #0 has type 'index'; kernel arguments are !tile.ptr<T>, i32, i64 or f32}}
+tile.kernel @index_arg(%i: index) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{argument #1 has type 'tensor<4xf32>'}}
+tile.kernel @tensor_arg(%p: !tile.ptr<f32>, %t: tensor<4xf32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{a tile kernel returns nothing; write results through !tile.ptr arguments}}
+tile.kernel @results(%a: i32) -> i32 {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{argument name 'a' is used twice; launchers bind by name}}
+"tile.kernel"() <{sym_name = "dup", function_type = (i32, i32) -> (),
+                  arg_names = ["a", "a"]}> ({
+^bb0(%x: i32, %y: i32):
+  "tile.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+// expected-error @+1 {{has 1 argument names for 2 arguments}}
+"tile.kernel"() <{sym_name = "short", function_type = (i32, i32) -> (),
+                  arg_names = ["a"]}> ({
+^bb0(%x: i32, %y: i32):
+  "tile.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+func.func @outside() {
+  // expected-error @+1 {{expects parent op 'tile.kernel'}}
+  tile.return
+}
