@@ -1,8 +1,15 @@
 //===- Pipelines.cpp - Named pass pipelines -------------------------------===//
 
 #include "mla/Pipelines/Pipelines.h"
+#include "mla/Conversion/Passes.h"
 #include "mla/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -13,6 +20,42 @@ void mla::buildTileToPrimitivesPipeline(OpPassManager &pm) {
   pm.addPass(tile::createTileDecompose());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+}
+
+void mla::buildHostPipeline(OpPassManager &pm) {
+  buildTileToPrimitivesPipeline(pm);
+  pm.addPass(createConvertTileToHost());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Tensors to buffers to loops.
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  // Loop-carried tiles (softmax state) are new values every iteration.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.allowReturnAllocsFromLoops = true;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+
+  // Everything to the LLVM dialect. bf16 conversions become integer code so
+  // the object needs no compiler runtime.
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
 }
 
 void mla::registerPipelines() {
@@ -20,4 +63,8 @@ void mla::registerPipelines() {
       "tile-to-primitives",
       "Canonicalize and decompose high-level tile ops into primitives",
       buildTileToPrimitivesPipeline);
+  PassPipelineRegistration<>(
+      "tile-to-host-llvm",
+      "Lower tile programs to the LLVM dialect for the host target",
+      buildHostPipeline);
 }

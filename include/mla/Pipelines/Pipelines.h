@@ -15,6 +15,10 @@ namespace mla {
 /// Canonicalize, decompose high-level tile ops into primitives, clean up.
 void buildTileToPrimitivesPipeline(mlir::OpPassManager &pm);
 
+/// Everything from the tile dialect to the LLVM dialect for the host: one
+/// C-callable function per kernel (docs/ABI.md).
+void buildHostPipeline(mlir::OpPassManager &pm);
+
 /// Registers every named pipeline with the pass registry.
 void registerPipelines();
 

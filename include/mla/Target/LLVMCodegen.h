@@ -1,0 +1,43 @@
+//===- LLVMCodegen.h - LLVM dialect to machine code -------------*- C++ -*-===//
+
+#ifndef MLA_TARGET_LLVMCODEGEN_H
+#define MLA_TARGET_LLVMCODEGEN_H
+
+#include "mla/Target/TargetInfo.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+
+namespace mla {
+
+/// A target machine for `target`, position independent (the output is a
+/// shared object). Reports failures on `error`.
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const TargetInfo &target, std::string &error);
+
+/// Translates an LLVM-dialect module to LLVM IR for `machine` and runs the
+/// O2 pipeline on it. Emits diagnostics on `module` on failure.
+std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
+                                                   llvm::LLVMContext &context,
+                                                   llvm::TargetMachine &machine);
+
+/// Writes `module` as assembly or an object file.
+mlir::LogicalResult emitMachineCode(llvm::Module &module,
+                                    llvm::TargetMachine &machine,
+                                    llvm::CodeGenFileType type,
+                                    llvm::raw_pwrite_stream &os,
+                                    std::string &error);
+
+/// Links one object into a shared object for `target` with ld.lld.
+mlir::LogicalResult linkSharedObject(const TargetInfo &target,
+                                     llvm::StringRef objectPath,
+                                     llvm::StringRef outputPath,
+                                     std::string &error);
+
+} // namespace mla
+
+#endif // MLA_TARGET_LLVMCODEGEN_H

@@ -1,0 +1,37 @@
+//===- TargetInfo.h - What the compiler knows about each chip ---*- C++ -*-===//
+//
+// Chip differences are looked up here rather than tested by name in
+// patterns and tools.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLA_TARGET_TARGETINFO_H
+#define MLA_TARGET_TARGETINFO_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace mla {
+
+enum class TargetKind { Host, AMDGPU, NVPTX };
+
+struct TargetInfo {
+  /// The name users pass to --target.
+  llvm::StringRef name;
+  TargetKind kind;
+  llvm::StringRef triple;
+  llvm::StringRef cpu;
+  llvm::StringRef features;
+  /// Whether mla-compile has a lowering for this target yet.
+  bool hasLowering;
+};
+
+/// Every target the project knows, in the order help texts list them.
+llvm::ArrayRef<TargetInfo> getTargets();
+
+/// The target called `name`, or null.
+const TargetInfo *lookupTarget(llvm::StringRef name);
+
+} // namespace mla
+
+#endif // MLA_TARGET_TARGETINFO_H

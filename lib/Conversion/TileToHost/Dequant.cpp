@@ -1,0 +1,111 @@
+//===- Dequant.cpp - MX and fp8 dequantization on the host ----------------===//
+//
+// The host has no narrow-float instructions: elements and E8M0 scales are
+// decoded exactly to f32 with integer arithmetic, scaled in f32 and rounded
+// once to the result type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostLowering.h"
+#include "mla/Conversion/Utils/FloatDecode.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mla;
+
+/// Rounds an f32 to `type` (no-op for f32).
+static Value fromF32(OpBuilder &b, Location loc, Value value, Type type) {
+  if (type.isF32())
+    return value;
+  return arith::TruncFOp::create(b, loc, type, value);
+}
+
+/// The storage bits of a narrow-float element.
+static Value bitsOf(OpBuilder &b, Location loc, Value element) {
+  return arith::BitcastOp::create(
+      b, loc, host::storageType(element.getType()), element);
+}
+
+namespace {
+struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::DequantMxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    Type inElement = op.getPacked().getType().getElementType();
+    bool packedFp4 = inElement.isInteger(8);
+    if (!packedFp4 && !isDecodableNarrowFloat(inElement))
+      return rewriter.notifyMatchFailure(op, "unsupported element format");
+    Value packed = adaptor.getPacked(), scales = adaptor.getScales();
+    auto fp4 = Float4E2M1FNType::get(rewriter.getContext());
+
+    auto generate = tensor::GenerateOp::create(
+        rewriter, op.getLoc(), type, ValueRange{},
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          SmallVector<Value> at(ivs);
+          Value col = ivs.back();
+          Value value;
+          if (packedFp4) {
+            // Element 2c is the low nibble of byte c, 2c + 1 the high one.
+            Value two = arith::ConstantIndexOp::create(b, loc, 2);
+            at.back() = arith::DivUIOp::create(b, loc, col, two);
+            Value byte = tensor::ExtractOp::create(b, loc, packed, at);
+            Value odd = arith::IndexCastOp::create(
+                b, loc, b.getI8Type(), arith::RemUIOp::create(b, loc, col, two));
+            Value shift = arith::MulIOp::create(
+                b, loc, odd, arith::ConstantIntOp::create(b, loc, b.getI8Type(), 4));
+            Value nibble = arith::ShRUIOp::create(b, loc, byte, shift);
+            value = decodeNarrowFloat(b, loc, nibble, fp4);
+          } else {
+            Value element = tensor::ExtractOp::create(b, loc, packed, at);
+            value = decodeNarrowFloat(b, loc, bitsOf(b, loc, element),
+                                      cast<FloatType>(inElement));
+          }
+          at.back() = arith::DivUIOp::create(
+              b, loc, col, arith::ConstantIndexOp::create(b, loc, 32));
+          Value scale = decodeE8M0(
+              b, loc, bitsOf(b, loc, tensor::ExtractOp::create(b, loc, scales, at)));
+          Value scaled = arith::MulFOp::create(b, loc, value, scale);
+          tensor::YieldOp::create(
+              b, loc, fromF32(b, loc, scaled, type.getElementType()));
+        });
+    rewriter.replaceOp(op, generate.getResult());
+    return success();
+  }
+};
+
+struct DequantFp8Lowering : OpConversionPattern<tile::DequantFp8Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::DequantFp8Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    auto format = cast<FloatType>(op.getInput().getType().getElementType());
+    if (!isDecodableNarrowFloat(format))
+      return rewriter.notifyMatchFailure(op, "unsupported element format");
+    Value input = adaptor.getInput(), scale = adaptor.getScale();
+    auto generate = tensor::GenerateOp::create(
+        rewriter, op.getLoc(), type, ValueRange{},
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          Value element = tensor::ExtractOp::create(b, loc, input, ivs);
+          Value value =
+              decodeNarrowFloat(b, loc, bitsOf(b, loc, element), format);
+          Value scaled = arith::MulFOp::create(b, loc, value, scale);
+          tensor::YieldOp::create(
+              b, loc, fromF32(b, loc, scaled, type.getElementType()));
+        });
+    rewriter.replaceOp(op, generate.getResult());
+    return success();
+  }
+};
+} // namespace
+
+void mla::populateTileDequantToHostPatterns(const HostTypeConverter &converter,
+                                            RewritePatternSet &patterns) {
+  patterns.add<DequantMxLowering, DequantFp8Lowering>(converter,
+                                                      patterns.getContext());
+}

@@ -1,0 +1,54 @@
+//===- Dot.cpp - Tile matrix products on the host -------------------------===//
+
+#include "HostLowering.h"
+#include "mla/Conversion/Utils/FloatDecode.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mla;
+
+/// linalg.matmul widens its operands with arith.extf, which has no host
+/// lowering for fp8: decode those operands to f32 first.
+static Value widenNarrowOperand(OpBuilder &b, Location loc, Value operand) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  auto format = dyn_cast<FloatType>(type.getElementType());
+  if (!format || !isDecodableNarrowFloat(format))
+    return operand;
+  auto f32Type = RankedTensorType::get(type.getShape(), b.getF32Type());
+  return tensor::GenerateOp::create(
+      b, loc, f32Type, ValueRange{},
+      [&](OpBuilder &b, Location loc, ValueRange ivs) {
+        Value element = tensor::ExtractOp::create(b, loc, operand, ivs);
+        Value bits = arith::BitcastOp::create(
+            b, loc, host::storageType(format), element);
+        tensor::YieldOp::create(b, loc,
+                                decodeNarrowFloat(b, loc, bits, format));
+      });
+}
+
+namespace {
+struct DotLowering : OpConversionPattern<tile::DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lhs = widenNarrowOperand(rewriter, loc, adaptor.getLhs());
+    Value rhs = widenNarrowOperand(rewriter, loc, adaptor.getRhs());
+    auto matmul = linalg::MatmulOp::create(
+        rewriter, loc, TypeRange{op.getType()}, ValueRange{lhs, rhs},
+        ValueRange{adaptor.getAcc()});
+    rewriter.replaceOp(op, matmul.getResults());
+    return success();
+  }
+};
+} // namespace
+
+void mla::populateTileDotToHostPatterns(const HostTypeConverter &converter,
+                                        RewritePatternSet &patterns) {
+  patterns.add<DotLowering>(converter, patterns.getContext());
+}

@@ -1,0 +1,210 @@
+//===- LoadStore.cpp - Global memory ops on the host ----------------------===//
+//
+// A view is carried as (address of element 0, sizes..., strides...). Loads
+// build their tile element by element with a guarded `llvm.load`; stores
+// run a loop nest of guarded `llvm.store`s. Bounds are checked with unsigned
+// compares, so negative positions are out of bounds too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostLowering.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mla;
+
+namespace {
+/// The converted form of a `!tile.view` value.
+struct HostView {
+  Value base;
+  ValueRange sizes;
+  ValueRange strides;
+
+  explicit HostView(ValueRange values) {
+    unsigned rank = (values.size() - 1) / 2;
+    base = values.front();
+    sizes = values.slice(1, rank);
+    strides = values.slice(1 + rank, rank);
+  }
+};
+} // namespace
+
+/// Address of element `position` of a view of `elementType`.
+static Value elementAddress(OpBuilder &b, Location loc, const HostView &view,
+                            ValueRange position, Type elementType) {
+  Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [pos, stride] : llvm::zip(position, view.strides))
+    linear = arith::AddIOp::create(
+        b, loc, linear, arith::MulIOp::create(b, loc, pos, stride));
+  Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), linear);
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                             host::storageType(elementType), view.base,
+                             ValueRange{offset});
+}
+
+/// The absolute view position of tile element `ivs` at `origin`, and
+/// whether it is inside the view and enabled by the (leading-dims) mask.
+static std::pair<SmallVector<Value>, Value>
+guardedPosition(OpBuilder &b, Location loc, const HostView &view,
+                ValueRange origin, ValueRange ivs, Value mask) {
+  SmallVector<Value> position;
+  Value enabled;
+  for (auto [o, iv, size] : llvm::zip(origin, ivs, view.sizes)) {
+    Value pos = arith::AddIOp::create(b, loc, o, iv);
+    position.push_back(pos);
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos, size);
+    enabled = enabled ? arith::AndIOp::create(b, loc, enabled, inside)
+                      : inside;
+  }
+  if (mask) {
+    unsigned maskRank = cast<RankedTensorType>(mask.getType()).getRank();
+    Value bit = tensor::ExtractOp::create(b, loc, mask, ivs.take_front(maskRank));
+    enabled = arith::AndIOp::create(b, loc, enabled, bit);
+  }
+  return {position, enabled};
+}
+
+namespace {
+struct ViewLowering : OpConversionPattern<tile::ViewOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ViewOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value base = adaptor.getBase().front();
+    if (!adaptor.getOffset().empty()) {
+      Value offset = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI64Type(), adaptor.getOffset().front());
+      base = LLVM::GEPOp::create(
+          rewriter, loc, base.getType(),
+          host::storageType(op.getType().getElementType()), base,
+          ValueRange{offset});
+    }
+    SmallVector<Value> values = {base};
+    for (unsigned d = 0, e = op.getType().getRank(); d < e; ++d)
+      values.push_back(getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                       op.getMixedSize(d)));
+    for (unsigned d = 0, e = op.getType().getRank(); d < e; ++d)
+      values.push_back(getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                       op.getMixedStride(d)));
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+};
+
+struct LoadLowering : OpConversionPattern<tile::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Type elementType = type.getElementType();
+    Type storageType = host::storageType(elementType);
+    HostView view(adaptor.getView());
+    SmallVector<Value> origin;
+    for (ValueRange index : adaptor.getIndices())
+      origin.push_back(index.front());
+    Value mask = adaptor.getMask().empty() ? Value() : adaptor.getMask().front();
+    Value pad = adaptor.getPad().empty() ? Value() : adaptor.getPad().front();
+
+    auto generate = tensor::GenerateOp::create(
+        rewriter, loc, type, ValueRange{},
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          auto [position, enabled] =
+              guardedPosition(b, loc, view, origin, ivs, mask);
+          // The branches join in the storage type: x86 has no bf16
+          // registers, and a bf16 phi would need a compiler-runtime call.
+          auto guarded = scf::IfOp::create(
+              b, loc, enabled,
+              [&](OpBuilder &b, Location loc) {
+                Value addr =
+                    elementAddress(b, loc, view, position, elementType);
+                scf::YieldOp::create(
+                    b, loc,
+                    LLVM::LoadOp::create(b, loc, storageType, addr).getResult());
+              },
+              [&](OpBuilder &b, Location loc) {
+                Value padding =
+                    pad ? pad : host::zeroOf(b, loc, elementType);
+                scf::YieldOp::create(b, loc, host::toStorage(b, loc, padding));
+              });
+          tensor::YieldOp::create(
+              b, loc,
+              host::fromStorage(b, loc, guarded.getResult(0), elementType));
+        });
+    rewriter.replaceOp(op, generate.getResult());
+    return success();
+  }
+};
+
+struct StoreLowering : OpConversionPattern<tile::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::StoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getValue().getType();
+    Value value = adaptor.getValue().front();
+    HostView view(adaptor.getView());
+    SmallVector<Value> origin;
+    for (ValueRange index : adaptor.getIndices())
+      origin.push_back(index.front());
+    Value mask = adaptor.getMask().empty() ? Value() : adaptor.getMask().front();
+
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> lbs(type.getRank(), zero), steps(type.getRank(), one);
+    SmallVector<Value> ubs;
+    for (int64_t size : type.getShape())
+      ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, size));
+    scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps,
+        [&](OpBuilder &b, Location loc, ValueRange ivs) {
+          auto [position, enabled] =
+              guardedPosition(b, loc, view, origin, ivs, mask);
+          scf::IfOp::create(b, loc, enabled, [&](OpBuilder &b, Location loc) {
+            Value element = tensor::ExtractOp::create(b, loc, value, ivs);
+            Value addr = elementAddress(b, loc, view, position,
+                                        type.getElementType());
+            LLVM::StoreOp::create(b, loc, host::toStorage(b, loc, element),
+                                  addr);
+            scf::YieldOp::create(b, loc);
+          });
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LoadScalarLowering : OpConversionPattern<tile::LoadScalarOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::LoadScalarOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    Value offset = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI64Type(), adaptor.getIndex());
+    Value addr = LLVM::GEPOp::create(rewriter, loc, adaptor.getPtr().getType(),
+                                     host::storageType(type), adaptor.getPtr(),
+                                     ValueRange{offset});
+    Value stored =
+        LLVM::LoadOp::create(rewriter, loc, host::storageType(type), addr);
+    rewriter.replaceOp(op, host::fromStorage(rewriter, loc, stored, type));
+    return success();
+  }
+};
+} // namespace
+
+void mla::populateTileMemoryToHostPatterns(const HostTypeConverter &converter,
+                                           RewritePatternSet &patterns) {
+  patterns.add<ViewLowering, LoadLowering, StoreLowering, LoadScalarLowering>(
+      converter, patterns.getContext());
+}

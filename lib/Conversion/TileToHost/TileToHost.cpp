@@ -1,0 +1,128 @@
+//===- TileToHost.cpp - The convert-tile-to-host pass ---------------------===//
+
+#include "HostLowering.h"
+#include "mla/Conversion/Passes.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+
+namespace mla {
+#define GEN_PASS_DEF_CONVERTTILETOHOST
+#include "mla/Conversion/Passes.h.inc"
+} // namespace mla
+
+using namespace mlir;
+using namespace mla;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+Type host::storageType(Type type) {
+  if (type.isIndex())
+    return IntegerType::get(type.getContext(), 64);
+  if (isa<Float32Type, Float64Type, IntegerType>(type))
+    return type;
+  // Floats x86 has no registers for travel as integers of their width.
+  return IntegerType::get(type.getContext(),
+                          llvm::alignTo(type.getIntOrFloatBitWidth(), 8));
+}
+
+Value host::fromStorage(OpBuilder &b, Location loc, Value stored, Type type) {
+  if (stored.getType() == type)
+    return stored;
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, type, stored);
+  return arith::BitcastOp::create(b, loc, type, stored);
+}
+
+Value host::toStorage(OpBuilder &b, Location loc, Value value) {
+  Type storage = storageType(value.getType());
+  if (storage == value.getType())
+    return value;
+  if (value.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, storage, value);
+  return arith::BitcastOp::create(b, loc, storage, value);
+}
+
+Value host::emptyTile(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+Value host::zeroOf(OpBuilder &b, Location loc, Type type) {
+  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+}
+
+//===----------------------------------------------------------------------===//
+// HostTypeConverter
+//===----------------------------------------------------------------------===//
+
+HostTypeConverter::HostTypeConverter() {
+  addConversion([](Type type) { return type; });
+  addConversion([](tile::PtrType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
+  addConversion([](tile::ViewType type, SmallVectorImpl<Type> &results) {
+    MLIRContext *ctx = type.getContext();
+    results.push_back(LLVM::LLVMPointerType::get(ctx));
+    results.append(2 * type.getRank(), IndexType::get(ctx));
+    return success();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ConvertTileToHostPass
+    : mla::impl::ConvertTileToHostBase<ConvertTileToHostPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    convertKernelsToHostEntries(module);
+
+    HostTypeConverter converter;
+    RewritePatternSet patterns(&getContext());
+    populateTileMemoryToHostPatterns(converter, patterns);
+    populateTileBuildToHostPatterns(converter, patterns);
+    populateTileDequantToHostPatterns(converter, patterns);
+    populateTileDotToHostPatterns(converter, patterns);
+    populateTileReduceToHostPatterns(converter, patterns);
+
+    ConversionTarget target(getContext());
+    target.addLegalDialect<arith::ArithDialect, func::FuncDialect,
+                           LLVM::LLVMDialect, linalg::LinalgDialect,
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
+    target.addLegalOp<UnrealizedConversionCastOp>();
+    // Ops without a host pattern stay "unknown" so that the walk below can
+    // name them instead of a generic legalization failure.
+    target.addIllegalOp<tile::ViewOp, tile::LoadOp, tile::StoreOp,
+                        tile::LoadScalarOp, tile::RangeOp, tile::SplatOp,
+                        tile::BroadcastOp, tile::TransOp, tile::DequantMxOp,
+                        tile::DequantFp8Op, tile::DotOp, tile::ReduceOp>();
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // Whatever tile op survived has no host lowering.
+    WalkResult result = module.walk([](Operation *op) {
+      if (!isa<tile::TileDialect>(op->getDialect()))
+        return WalkResult::advance();
+      op->emitError() << "'" << op->getName()
+                      << "' is not supported by the host target"
+                      << (isa<tile::QKSoftmaxAccOp, tile::SplitReduceOp,
+                              tile::DotScaledOp>(op)
+                              ? "; run tile-decompose first"
+                              : "");
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

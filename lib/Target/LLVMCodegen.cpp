@@ -1,0 +1,102 @@
+//===- LLVMCodegen.cpp - LLVM dialect to machine code ---------------------===//
+
+#include "mla/Target/LLVMCodegen.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+
+#ifndef MLA_LLD_PATH
+#define MLA_LLD_PATH "ld.lld"
+#endif
+#ifndef MLA_HOST_BUILTINS_PATH
+#define MLA_HOST_BUILTINS_PATH ""
+#endif
+
+using namespace mlir;
+using namespace mla;
+
+std::unique_ptr<llvm::TargetMachine>
+mla::createTargetMachine(const TargetInfo &target, std::string &error) {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
+  llvm::Triple triple(target.triple);
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget)
+    return nullptr;
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, target.cpu, target.features, llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    error = ("LLVM cannot create a target machine for " + target.name).str();
+  return machine;
+}
+
+std::unique_ptr<llvm::Module>
+mla::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
+                          llvm::TargetMachine &machine) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context);
+  if (!llvmModule) {
+    module.emitError("translation to LLVM IR failed");
+    return nullptr;
+  }
+  llvmModule->setTargetTriple(machine.getTargetTriple());
+  llvmModule->setDataLayout(machine.createDataLayout());
+  auto optimize = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                            &machine);
+  if (llvm::Error err = optimize(llvmModule.get())) {
+    module.emitError() << "LLVM optimization failed: "
+                       << llvm::toString(std::move(err));
+    return nullptr;
+  }
+  return llvmModule;
+}
+
+LogicalResult mla::emitMachineCode(llvm::Module &module,
+                                   llvm::TargetMachine &machine,
+                                   llvm::CodeGenFileType type,
+                                   llvm::raw_pwrite_stream &os,
+                                   std::string &error) {
+  llvm::legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, os, nullptr, type)) {
+    error = "the target cannot emit this file type";
+    return failure();
+  }
+  passes.run(module);
+  return success();
+}
+
+LogicalResult mla::linkSharedObject(const TargetInfo &target,
+                                    llvm::StringRef objectPath,
+                                    llvm::StringRef outputPath,
+                                    std::string &error) {
+  // The environment may point at another ld.lld; the default is the one of
+  // the LLVM the project was built with.
+  std::string lld = MLA_LLD_PATH;
+  if (const char *override = std::getenv("MLA_LLD"))
+    lld = override;
+  SmallVector<llvm::StringRef> args = {lld, "-shared", "-o", outputPath,
+                                       objectPath};
+  // The x86 backend calls compiler-runtime helpers for bf16 and f16
+  // conversions; link the ones it needs, without exporting them.
+  if (target.kind == TargetKind::Host) {
+    args.push_back("--exclude-libs=ALL");
+    args.push_back(MLA_HOST_BUILTINS_PATH);
+  }
+  int status = llvm::sys::ExecuteAndWait(lld, args, /*Env=*/std::nullopt,
+                                         /*Redirects=*/{}, /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &error);
+  if (status != 0 && error.empty())
+    error = (lld + " exited with status " + llvm::Twine(status)).str();
+  return success(status == 0);
+}

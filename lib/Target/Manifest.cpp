@@ -1,0 +1,76 @@
+//===- Manifest.cpp - The kernel manifest next to each binary -------------===//
+
+#include "mla/Target/Manifest.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
+
+using namespace mlir;
+using namespace mla;
+
+static std::string typeName(Type type) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  type.print(os);
+  return name;
+}
+
+/// Launch dictionaries hold strings, integers, floats, booleans, arrays and
+/// nested dictionaries; the verifier has checked the grid.
+static llvm::json::Value toJson(Attribute attr) {
+  if (auto str = dyn_cast<StringAttr>(attr))
+    return str.getValue().str();
+  if (auto boolean = dyn_cast<BoolAttr>(attr))
+    return boolean.getValue();
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return integer.getInt();
+  if (auto real = dyn_cast<FloatAttr>(attr))
+    return real.getValueAsDouble();
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    llvm::json::Array out;
+    for (Attribute element : array)
+      out.push_back(toJson(element));
+    return out;
+  }
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    llvm::json::Object out;
+    for (NamedAttribute entry : dict)
+      out[entry.getName().getValue()] = toJson(entry.getValue());
+    return out;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
+  return text;
+}
+
+static llvm::json::Value kernelEntry(tile::KernelOp kernel) {
+  llvm::json::Array args;
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    auto ptr = dyn_cast<tile::PtrType>(type);
+    args.push_back(llvm::json::Object{
+        {"name", kernel.getArgName(i).str()},
+        {"kind", ptr ? "ptr" : "scalar"},
+        {"type", typeName(ptr ? ptr.getElementType() : type)}});
+  }
+  llvm::json::Object entry{
+      {"symbol", kernel.getSymName().str()},
+      {"args", std::move(args)},
+      // The host runs one program instance per call.
+      {"workgroup_size", llvm::json::Array{1, 1, 1}},
+      {"lds_bytes", 0},
+      {"registers", nullptr},
+      {"spills", nullptr},
+  };
+  if (Attribute launch = kernel->getAttr(tile::kLaunchAttrName))
+    entry["launch"] = toJson(launch);
+  return entry;
+}
+
+llvm::json::Value mla::buildManifest(ModuleOp module, const TargetInfo &target,
+                                     llvm::StringRef binaryName) {
+  llvm::json::Array kernels;
+  for (tile::KernelOp kernel : module.getOps<tile::KernelOp>())
+    kernels.push_back(kernelEntry(kernel));
+  return llvm::json::Object{{"target", target.name.str()},
+                            {"binary", binaryName.str()},
+                            {"kernels", std::move(kernels)}};
+}

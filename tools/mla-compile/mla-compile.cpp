@@ -1,0 +1,181 @@
+//===- mla-compile.cpp - Compile tile programs to loadable binaries -------===//
+//
+//   mla-compile FILE.mlir --target=host -o OUT.so [--emit=mlir|llvm|asm|obj|bin]
+//
+// writes OUT (and, for --emit=bin, the manifest OUT.json of docs/ABI.md).
+// Outputs are written to temporary files and renamed only on success.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mla/InitAll.h"
+#include "mla/Pipelines/Pipelines.h"
+#include "mla/Target/LLVMCodegen.h"
+#include "mla/Target/Manifest.h"
+#include "mla/Target/TargetInfo.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "mlir/Support/FileUtilities.h"
+
+using namespace mlir;
+using namespace mla;
+
+namespace {
+enum class Emit { MLIR, LLVM, Asm, Obj, Bin };
+} // namespace
+
+static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                            llvm::cl::desc("<input .mlir>"),
+                                            llvm::cl::Required);
+static llvm::cl::opt<std::string>
+    outputFile("o", llvm::cl::desc("Output file"), llvm::cl::value_desc("path"),
+               llvm::cl::Required);
+static llvm::cl::opt<std::string>
+    targetName("target", llvm::cl::desc("host, gfx950, gfx942 or sm_90"),
+               llvm::cl::Required);
+static llvm::cl::opt<Emit> emit(
+    "emit", llvm::cl::desc("Stage to stop at"), llvm::cl::init(Emit::Bin),
+    llvm::cl::values(
+        clEnumValN(Emit::MLIR, "mlir", "LLVM-dialect MLIR after lowering"),
+        clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
+        clEnumValN(Emit::Asm, "asm", "target assembly"),
+        clEnumValN(Emit::Obj, "obj", "relocatable object"),
+        clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest")));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "mla-compile: error: " << message << "\n";
+  return 1;
+}
+
+/// Opens `path` for writing; the file is removed again unless kept.
+static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path) {
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file)
+    fail(error);
+  return file;
+}
+
+static int writeBinary(const TargetInfo &target, llvm::TargetMachine &machine,
+                       llvm::Module &llvmModule,
+                       const llvm::json::Value &manifest) {
+  // Object to a temporary, link into a temporary next to the output, then
+  // rename both the binary and the manifest into place.
+  llvm::SmallString<128> objectPath, binaryTemp, manifestTemp;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("mla-compile", "o", fd, objectPath))
+    return fail("cannot create a temporary object file");
+  llvm::FileRemover removeObject(objectPath);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    std::string error;
+    if (failed(emitMachineCode(llvmModule, machine,
+                               llvm::CodeGenFileType::ObjectFile, os, error)))
+      return fail(error);
+  }
+  binaryTemp = outputFile + ".tmp";
+  manifestTemp = outputFile + ".json.tmp";
+  llvm::FileRemover removeBinary(binaryTemp), removeManifest(manifestTemp);
+  std::string error;
+  if (failed(linkSharedObject(target, objectPath, binaryTemp, error)))
+    return fail("linking " + outputFile + ": " + error);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(manifestTemp, ec);
+    if (ec)
+      return fail(manifestTemp + ": " + ec.message());
+    os << llvm::formatv("{0:2}", manifest) << "\n";
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(binaryTemp, outputFile))
+    return fail(outputFile + ": " + ec.message());
+  if (std::error_code ec =
+          llvm::sys::fs::rename(manifestTemp, outputFile + ".json"))
+    return fail(outputFile + ".json: " + ec.message());
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  registerAllPasses();
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv, "Compile tile programs to loadable binaries\n");
+
+  const TargetInfo *target = lookupTarget(targetName);
+  if (!target) {
+    std::string known;
+    for (const TargetInfo &t : getTargets())
+      known += (known.empty() ? "" : ", ") + t.name.str();
+    return fail("--target: unknown target '" + targetName +
+                "'; expected one of " + known);
+  }
+  if (!target->hasLowering)
+    return fail("--target: target '" + targetName +
+                "' has no lowering yet; use --target=host");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  llvm::json::Value manifest = buildManifest(
+      *module, *target, llvm::sys::path::filename(outputFile));
+
+  PassManager pm(&context);
+  buildHostPipeline(pm);
+  if (failed(pm.run(*module)))
+    return 1;
+
+  if (emit == Emit::MLIR) {
+    auto out = openOutput(outputFile);
+    if (!out)
+      return 1;
+    module->print(out->os());
+    out->keep();
+    return 0;
+  }
+
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(*target, error);
+  if (!machine)
+    return fail(error);
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateAndOptimize(*module, llvmContext, *machine);
+  if (!llvmModule)
+    return 1;
+
+  if (emit == Emit::LLVM || emit == Emit::Asm || emit == Emit::Obj) {
+    auto out = openOutput(outputFile);
+    if (!out)
+      return 1;
+    if (emit == Emit::LLVM) {
+      llvmModule->print(out->os(), nullptr);
+    } else if (failed(emitMachineCode(
+                   *llvmModule, *machine,
+                   emit == Emit::Asm ? llvm::CodeGenFileType::AssemblyFile
+                                     : llvm::CodeGenFileType::ObjectFile,
+                   out->os(), error))) {
+      return fail(error);
+    }
+    out->keep();
+    return 0;
+  }
+  return writeBinary(*target, *machine, *llvmModule, manifest);
+}
