@@ -19,11 +19,16 @@
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s --check-prefix=ROUNDTRIP
 // RUN: mla-opt %s --tile-to-primitives | FileCheck %s --check-prefix=PRIMS
+// RUN: mla-compile %s --target=host -o %t.so
+// RUN: mla-run --target host --module %t.so --kv-dtype bf16 --heads 16 --q-len 1 --kv-lens 100,7 --check | FileCheck %s --check-prefix=HOST
+// RUN: mla-run --target host --module %t.so --kv-dtype fp8 --heads 32 --q-len 2 --kv-lens 65 --check | FileCheck %s --check-prefix=HOST
+// RUN: mla-run --target host --module %t.so --kv-dtype mxfp4 --heads 16 --q-len 4 --kv-lens 130 --check | FileCheck %s --check-prefix=HOST
 //
 // ROUNDTRIP-COUNT-6: tile.qk_softmax_acc
 // ROUNDTRIP-COUNT-2: tile.split_reduce
 // PRIMS-NOT: tile.qk_softmax_acc
 // PRIMS-NOT: tile.split_reduce
+// HOST: check: {{.*}} PASS
 
 // CHECK-LABEL: tile.kernel @mla_partial_bf16_h16
 tile.kernel @mla_partial_bf16_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>,

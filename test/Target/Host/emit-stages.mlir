@@ -1,0 +1,34 @@
+// Each --emit stage of the host target, on one small kernel.
+// RUN: mla-compile %s --target=host --emit=mlir -o - | FileCheck %s --check-prefix=MLIR
+// RUN: mla-compile %s --target=host --emit=llvm -o - | FileCheck %s --check-prefix=LLVM
+// RUN: mla-compile %s --target=host --emit=asm -o - | FileCheck %s --check-prefix=ASM
+// RUN: mla-compile %s --target=host --emit=obj -o %t.o
+// RUN: llvm-nm %t.o | FileCheck %s --check-prefix=OBJ
+// RUN: rm -f %t.so %t.so.json
+// RUN: mla-compile %s --target=host -o %t.so
+// RUN: llvm-nm -D --defined-only %t.so | FileCheck %s --check-prefix=BIN
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.so.json
+
+// MLIR: llvm.func @scale(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// MLIR-NOT: tile.
+// LLVM: target triple = "x86_64-unknown-linux-gnu"
+// LLVM: define void @scale(ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
+// ASM: scale:
+// OBJ: T scale
+// BIN: T scale
+// MANIFEST: "target": "host"
+
+tile.kernel @scale(%x: !tile.ptr<f32>, %n: i32, %factor: f32)
+    attributes {tile.launch = {grid = ["blocks", 1, 1]}} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %len = arith.index_cast %n : i32 to index
+  %block = tile.program_id x
+  %start = arith.muli %block, %c64 : index
+  %v = tile.view %x sizes [%len] strides [1] : !tile.ptr<f32> -> !tile.view<?xf32>
+  %t = tile.load %v[%start] : !tile.view<?xf32> -> tensor<64xf32>
+  %f = tile.splat %factor : tensor<64xf32>
+  %r = arith.mulf %t, %f : tensor<64xf32>
+  tile.store %r, %v[%start] : tensor<64xf32>, !tile.view<?xf32>
+  tile.return
+}
