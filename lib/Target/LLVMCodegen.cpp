@@ -43,13 +43,19 @@ mla::createTargetMachine(const TargetInfo &target, std::string &error) {
 
 std::unique_ptr<llvm::Module>
 mla::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
-                          llvm::TargetMachine &machine) {
+                          llvm::TargetMachine &machine,
+                          llvm::ArrayRef<std::string> exported) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, context);
   if (!llvmModule) {
     module.emitError("translation to LLVM IR failed");
     return nullptr;
   }
+  // Only the kernels are the module's interface; helpers the lowering made
+  // stay private, so that they can be inlined and never clash.
+  for (llvm::Function &function : *llvmModule)
+    if (!function.isDeclaration() && !llvm::is_contained(exported, function.getName()))
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
   llvmModule->setTargetTriple(machine.getTargetTriple());
   llvmModule->setDataLayout(machine.createDataLayout());
   auto optimize = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,

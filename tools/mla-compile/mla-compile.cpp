@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/InitAll.h"
 #include "mla/Pipelines/Pipelines.h"
 #include "mla/Target/LLVMCodegen.h"
@@ -139,6 +140,9 @@ int main(int argc, char **argv) {
 
   llvm::json::Value manifest = buildManifest(
       *module, *target, llvm::sys::path::filename(outputFile));
+  std::vector<std::string> kernels;
+  for (auto kernel : module->getOps<tile::KernelOp>())
+    kernels.push_back(kernel.getSymName().str());
 
   PassManager pm(&context);
   buildHostPipeline(pm);
@@ -160,7 +164,7 @@ int main(int argc, char **argv) {
     return fail(error);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateAndOptimize(*module, llvmContext, *machine);
+      translateAndOptimize(*module, llvmContext, *machine, kernels);
   if (!llvmModule)
     return 1;
 

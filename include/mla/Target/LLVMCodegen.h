@@ -20,10 +20,12 @@ std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const TargetInfo &target, std::string &error);
 
 /// Translates an LLVM-dialect module to LLVM IR for `machine` and runs the
-/// O2 pipeline on it. Emits diagnostics on `module` on failure.
-std::unique_ptr<llvm::Module> translateAndOptimize(mlir::ModuleOp module,
-                                                   llvm::LLVMContext &context,
-                                                   llvm::TargetMachine &machine);
+/// O2 pipeline on it; only the functions named in `exported` stay visible.
+/// Emits diagnostics on `module` on failure.
+std::unique_ptr<llvm::Module>
+translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
+                     llvm::TargetMachine &machine,
+                     llvm::ArrayRef<std::string> exported);
 
 /// Writes `module` as assembly or an object file.
 mlir::LogicalResult emitMachineCode(llvm::Module &module,

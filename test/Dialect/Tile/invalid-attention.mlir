@@ -133,3 +133,14 @@ tile.kernel @split_state_shape() {
   %o = tile.split_reduce %p lse %s : tensor<8x16x128xf32> -> tensor<16x128xf32>
   tile.return
 }
+
+// -----
+
+tile.kernel @split_max_only() {
+  %p = arith.constant dense<1.0> : tensor<8x16x128xf32>
+  %s = arith.constant dense<0.0> : tensor<8x16xf32>
+  // expected-error @+1 {{the max/sum form needs both `max` and `sum`}}
+  %o = "tile.split_reduce"(%p, %s) <{operandSegmentSizes = array<i32: 1, 0, 1, 0>}>
+      : (tensor<8x16x128xf32>, tensor<8x16xf32>) -> tensor<16x128xf32>
+  tile.return
+}

@@ -138,3 +138,14 @@ tile.kernel @scaled_accumulator() {
   %d = tile.dot_scaled %a, %b, %c : tensor<16x64xbf16>, tensor<64x64xbf16> -> tensor<16x32xf32>
   tile.return
 }
+
+// -----
+
+tile.kernel @scaled_rank() {
+  %a = arith.constant dense<1.0> : tensor<64xbf16>
+  %b = arith.constant dense<1.0> : tensor<64x64xbf16>
+  %c = arith.constant dense<0.0> : tensor<16x64xf32>
+  // expected-error @+1 {{lhs must be a 2-D tile}}
+  %d = tile.dot_scaled %a, %b, %c : tensor<64xbf16>, tensor<64x64xbf16> -> tensor<16x64xf32>
+  tile.return
+}

@@ -43,3 +43,19 @@ func.func @outside() {
   // expected-error @+1 {{expects parent op 'tile.kernel'}}
   tile.return
 }
+
+// -----
+
+// expected-error @+1 {{returns nothing; write results through !tile.ptr arguments}}
+"tile.kernel"() <{sym_name = "generic_results", function_type = () -> i32}> ({
+^bb0:
+  "tile.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+// expected-error @+1 {{type of entry block argument #0('f32') must match the type of the corresponding argument in function signature('i32')}}
+"tile.kernel"() <{sym_name = "block_types", function_type = (i32) -> ()}> ({
+^bb0(%x: f32):
+  "tile.return"() : () -> ()
+}) : () -> ()

@@ -136,3 +136,13 @@ tile.kernel @load_scalar_index(%p: !tile.ptr<i32>) {
   // expected-note @-3 {{prior use here}}
   tile.return
 }
+
+// -----
+
+tile.kernel @view_rank0(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{views have at least one dimension}}
+  %v = "tile.view"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>,
+                        static_sizes = array<i64>, static_strides = array<i64>}>
+      : (!tile.ptr<f32>) -> !tile.view<f32>
+  tile.return
+}

@@ -7,6 +7,8 @@
 // RUN: rm -f %t.so %t.so.json
 // RUN: mla-compile %s --target=host -o %t.so
 // RUN: llvm-nm -D --defined-only %t.so | FileCheck %s --check-prefix=BIN
+// RUN: llvm-nm -D --defined-only %t.so | count 1
+// RUN: llvm-nm -D --undefined-only %t.so | FileCheck %s --check-prefix=UNDEF
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.so.json
 
 // MLIR: llvm.func @scale(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
@@ -16,6 +18,8 @@
 // ASM: scale:
 // OBJ: T scale
 // BIN: T scale
+// The kernel is the only export; compiler-runtime helpers are linked in.
+// UNDEF-NOT: __
 // MANIFEST: "target": "host"
 
 tile.kernel @scale(%x: !tile.ptr<f32>, %n: i32, %factor: f32)

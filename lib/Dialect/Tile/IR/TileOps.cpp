@@ -126,14 +126,6 @@ LogicalResult KernelOp::verify() {
                              << cast<StringAttr>(name).getValue()
                              << "' is used twice; launchers bind by name";
   }
-  Block &entry = getBody().front();
-  if (entry.getNumArguments() != type.getNumInputs())
-    return emitOpError("entry block arguments do not match the signature");
-  for (auto [blockArg, argType] :
-       llvm::zip(entry.getArgumentTypes(), type.getInputs()))
-    if (blockArg != argType)
-      return emitOpError("entry block argument types do not match the "
-                         "signature");
   return success();
 }
 
@@ -237,8 +229,6 @@ LogicalResult ViewOp::verify() {
                                    ? std::string("?")
                                    : std::to_string(typeSize))
                            << "; they must agree";
-    if (!ShapedType::isDynamic(size) && size < 0)
-      return emitOpError() << "size " << d << " is negative";
     int64_t stride = getStaticStrides()[d];
     if (!ShapedType::isDynamic(stride) && stride < 0)
       return emitOpError() << "stride " << d << " is negative";
