@@ -315,7 +315,11 @@ tile.kernel @mla_partial_fp8_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
     %q_row = tile.view %q[%q_off] sizes [16, 576] strides [576, 1]
         : !tile.ptr<bf16> -> !tile.view<16x576xbf16>
     %qt = tile.load %q_row[%c0, %c0] : !tile.view<16x576xbf16> -> tensor<16x576xbf16>
+      // fp8 e4m3 values are exact in bf16: dequantize with a unit scale and
+      // apply the tensor scale to the scores and the output instead.
       %kv_scale0 = tile.load_scalar %kv_scale[%c0] : !tile.ptr<f32>
+      %unit = arith.constant 1.0 : f32
+      %score_scale = arith.mulf %sm_scale, %kv_scale0 : f32
       %kv_off = arith.muli %begin, %c576 : index
       %kv_seq = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
           : !tile.ptr<f8E4M3FN> -> !tile.view<?x576xf8E4M3FN>
@@ -335,11 +339,11 @@ tile.kernel @mla_partial_fp8_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
       %valid = arith.cmpi slt, %keys, %n_tile : tensor<64xindex>
         %k8 = tile.load %kv_seq[%t, %c0]
             : !tile.view<?x576xf8E4M3FN> -> tensor<64x576xf8E4M3FN>
-        %k = tile.dequant_fp8 %k8, %kv_scale0 : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
+        %k = tile.dequant_fp8 %k8, %unit : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
       %v = tensor.extract_slice %k[0, 0] [64, 512] [1, 1]
           : tensor<64x576xbf16> to tensor<64x512xbf16>
       %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %k, %v, %m, %l, %acc
-          scale %sm_scale mask %valid : tensor<64xi1>
+          scale %score_scale mask %valid : tensor<64xi1>
           : tensor<16x576xbf16>, tensor<64x576xbf16>, tensor<64x512xbf16>
           -> tensor<16x512xf32>
       scf.yield %m2, %l2, %acc2 : tensor<16xf32>, tensor<16xf32>, tensor<16x512xf32>
@@ -348,7 +352,9 @@ tile.kernel @mla_partial_fp8_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
     // Normalize; a split that saw no key stores o = 0 and lse = -inf.
     %zeros = tile.splat %zero : tensor<16x512xf32>
     %l_rows = tile.broadcast %r#1 dims [1] : tensor<16xf32> -> tensor<16x512xf32>
-    %o_raw = arith.divf %r#2, %l_rows : tensor<16x512xf32>
+    %v_scale = tile.splat %kv_scale0 : tensor<16x512xf32>
+    %acc_scaled = arith.mulf %r#2, %v_scale : tensor<16x512xf32>
+    %o_raw = arith.divf %acc_scaled, %l_rows : tensor<16x512xf32>
     %no_keys = arith.cmpf oeq, %l_rows, %zeros : tensor<16x512xf32>
     %o = arith.select %no_keys, %zeros, %o_raw : tensor<16x512xi1>, tensor<16x512xf32>
     %log_l = math.log %r#1 : tensor<16xf32>
@@ -430,7 +436,11 @@ tile.kernel @mla_partial_fp8_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
     %q_row = tile.view %q[%q_off] sizes [32, 576] strides [576, 1]
         : !tile.ptr<bf16> -> !tile.view<32x576xbf16>
     %qt = tile.load %q_row[%c0, %c0] : !tile.view<32x576xbf16> -> tensor<32x576xbf16>
+      // fp8 e4m3 values are exact in bf16: dequantize with a unit scale and
+      // apply the tensor scale to the scores and the output instead.
       %kv_scale0 = tile.load_scalar %kv_scale[%c0] : !tile.ptr<f32>
+      %unit = arith.constant 1.0 : f32
+      %score_scale = arith.mulf %sm_scale, %kv_scale0 : f32
       %kv_off = arith.muli %begin, %c576 : index
       %kv_seq = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
           : !tile.ptr<f8E4M3FN> -> !tile.view<?x576xf8E4M3FN>
@@ -450,11 +460,11 @@ tile.kernel @mla_partial_fp8_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
       %valid = arith.cmpi slt, %keys, %n_tile : tensor<64xindex>
         %k8 = tile.load %kv_seq[%t, %c0]
             : !tile.view<?x576xf8E4M3FN> -> tensor<64x576xf8E4M3FN>
-        %k = tile.dequant_fp8 %k8, %kv_scale0 : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
+        %k = tile.dequant_fp8 %k8, %unit : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
       %v = tensor.extract_slice %k[0, 0] [64, 512] [1, 1]
           : tensor<64x576xbf16> to tensor<64x512xbf16>
       %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %k, %v, %m, %l, %acc
-          scale %sm_scale mask %valid : tensor<64xi1>
+          scale %score_scale mask %valid : tensor<64xi1>
           : tensor<32x576xbf16>, tensor<64x576xbf16>, tensor<64x512xbf16>
           -> tensor<32x512xf32>
       scf.yield %m2, %l2, %acc2 : tensor<32xf32>, tensor<32xf32>, tensor<32x512xf32>
@@ -463,7 +473,9 @@ tile.kernel @mla_partial_fp8_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
     // Normalize; a split that saw no key stores o = 0 and lse = -inf.
     %zeros = tile.splat %zero : tensor<32x512xf32>
     %l_rows = tile.broadcast %r#1 dims [1] : tensor<32xf32> -> tensor<32x512xf32>
-    %o_raw = arith.divf %r#2, %l_rows : tensor<32x512xf32>
+    %v_scale = tile.splat %kv_scale0 : tensor<32x512xf32>
+    %acc_scaled = arith.mulf %r#2, %v_scale : tensor<32x512xf32>
+    %o_raw = arith.divf %acc_scaled, %l_rows : tensor<32x512xf32>
     %no_keys = arith.cmpf oeq, %l_rows, %zeros : tensor<32x512xf32>
     %o = arith.select %no_keys, %zeros, %o_raw : tensor<32x512xi1>, tensor<32x512xf32>
     %log_l = math.log %r#1 : tensor<32xf32>

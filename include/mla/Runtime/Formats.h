@@ -1,0 +1,54 @@
+//===- Formats.h - bf16, fp8, fp4 and E8M0 conversions ----------*- C++ -*-===//
+//
+// Bit-exact conversions between float and the narrow formats of the MLA
+// problem. Encoders round to nearest even and saturate; they are what the
+// problem generator quantizes with, and the decoders are what the reference
+// dequantizes with.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLA_RUNTIME_FORMATS_H
+#define MLA_RUNTIME_FORMATS_H
+
+#include <cstdint>
+
+namespace mla::runtime {
+
+/// The largest finite OCP fp8 e4m3fn magnitude.
+constexpr float kFp8E4M3Max = 448.0f;
+/// The largest fp4 e2m1 magnitude.
+constexpr float kFp4E2M1Max = 6.0f;
+/// E8M0 code of a NaN scale.
+constexpr uint8_t kE8M0NaN = 0xFF;
+
+/// bf16 bits to float (exact).
+float bf16ToFloat(uint16_t bits);
+/// float to bf16 bits, rounding to nearest even; NaN stays a quiet NaN.
+uint16_t floatToBf16(float value);
+
+/// OCP fp8 e4m3fn (bias 7, no infinities, S.1111.111 is NaN) to float.
+float fp8E4M3FNToFloat(uint8_t bits);
+/// float to fp8 e4m3fn, rounding to nearest even and saturating finite and
+/// infinite values to +-448; NaN gives NaN.
+uint8_t floatToFp8E4M3FN(float value);
+
+/// fp4 e2m1 (bias 1: 0, 0.5, 1, 1.5, 2, 3, 4, 6 and their negatives) in the
+/// low four bits of `nibble` to float.
+float fp4E2M1ToFloat(uint8_t nibble);
+/// float to fp4 e2m1 (low four bits of the result), rounding to nearest even
+/// and saturating to +-6. e2m1 has no NaN: NaN encodes as +0, which matters
+/// only for data already poisoned by a NaN block scale.
+uint8_t floatToFp4E2M1(float value);
+
+/// E8M0 block scale to float: 2^(bits - 127); 0x00 is 2^-127, 0xFF is NaN.
+float e8m0ToFloat(uint8_t bits);
+
+/// The OCP MX shared exponent, as an E8M0 code, of an fp4 e2m1 block whose
+/// largest magnitude is `amax`: floor(log2(amax)) - 2 (2 being e2m1's largest
+/// exponent), clamped to the E8M0 range. An all-zero block gets 0x00
+/// (2^-127), which is where the clamp takes log2(0) = -inf.
+uint8_t mxfp4BlockScale(float amax);
+
+} // namespace mla::runtime
+
+#endif // MLA_RUNTIME_FORMATS_H

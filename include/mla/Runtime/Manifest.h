@@ -1,0 +1,105 @@
+//===- Manifest.h - Module manifests (docs/ABI.md) --------------*- C++ -*-===//
+//
+// A compiled module is a binary plus BINARY.json, the manifest that
+// mla-compile writes next to it. This is the runtime's only source of truth
+// about the kernels in the binary.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLA_RUNTIME_MANIFEST_H
+#define MLA_RUNTIME_MANIFEST_H
+
+#include "mla/Runtime/Json.h"
+#include "mla/Runtime/Status.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mla::runtime {
+
+enum class ArgKind { Pointer, Scalar };
+
+/// One kernel argument, in call order.
+struct KernelArg {
+  std::string name;
+  ArgKind kind = ArgKind::Pointer;
+  /// MLIR's element type name: the pointee type of a pointer, the value type
+  /// of a scalar (i32, i64 or f32).
+  std::string type;
+  /// Where the argument is described, for messages ("FILE:LINE:COL").
+  std::string location;
+};
+
+/// One entry of a launch rule's grid: a fixed count or a problem quantity
+/// the driver computes.
+struct GridExtent {
+  /// Empty for a fixed count, otherwise the quantity's name (docs/ABI.md
+  /// lists those of the MLA driver).
+  std::string quantity;
+  int64_t count = 0;
+};
+
+/// One kernel of the module.
+struct KernelInfo {
+  std::string symbol;
+  std::vector<KernelArg> args;
+  std::array<int64_t, 3> workgroupSize = {1, 1, 1};
+  /// All LDS / shared memory of the kernel, static included.
+  int64_t ldsBytes = 0;
+  /// The part of it a launch provides as dynamic shared memory.
+  int64_t dynamicLdsBytes = 0;
+  std::optional<int64_t> registers;
+  std::optional<int64_t> spills;
+  /// The `launch` object (copied from the kernel's tile.launch attribute);
+  /// null when the kernel has none.
+  JsonValue launch;
+  /// launch.role, empty when absent.
+  std::string role;
+  /// launch.grid; only meaningful when hasGrid.
+  bool hasGrid = false;
+  std::array<GridExtent, 3> grid;
+  /// Where the kernel is described, for messages ("FILE:LINE:COL").
+  std::string location;
+};
+
+/// A parsed and validated manifest.
+struct Manifest {
+  /// The manifest file.
+  std::string path;
+  /// host, gfx950, gfx942 or sm_90.
+  std::string target;
+  /// The `binary` field: the binary's file name, relative to the manifest.
+  std::string binary;
+  std::vector<KernelInfo> kernels;
+
+  /// "FILE:LINE:COL" of a value of this manifest, for messages.
+  std::string locate(const JsonValue &value) const;
+};
+
+/// The manifest path of a module binary: the binary's path plus ".json".
+std::string manifestPathFor(const std::string &modulePath);
+
+/// Reads and validates the manifest of the module at `modulePath`.
+Status loadManifest(const std::string &modulePath, Manifest &manifest);
+
+/// Validates manifest `text`; `path` is used in messages only.
+Status parseManifest(std::string_view text, const std::string &path,
+                     Manifest &manifest);
+
+/// Reads launch.KEY of `kernel` when present: an integer >= `minimum`. The
+/// error names the kernel and the key.
+Status readLaunchInteger(const Manifest &manifest, const KernelInfo &kernel,
+                         const char *key, int64_t minimum,
+                         std::optional<int64_t> &value);
+
+/// Reads launch.KEY of `kernel` when present: a string.
+Status readLaunchString(const Manifest &manifest, const KernelInfo &kernel,
+                        const char *key, std::optional<std::string> &value);
+
+} // namespace mla::runtime
+
+#endif // MLA_RUNTIME_MANIFEST_H

@@ -1,0 +1,129 @@
+//===- MlaDriver.h - Run MLA decode kernels of a module ---------*- C++ -*-===//
+//
+// Binds an MLA problem to the kernels of a compiled module (docs/ABI.md,
+// "MLA decode kernels"): picks the partial and combine kernels, places the
+// inputs and the launch plan in device memory, binds every kernel argument
+// by name, and launches.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLA_RUNTIME_MLADRIVER_H
+#define MLA_RUNTIME_MLADRIVER_H
+
+#include "mla/Runtime/Backend.h"
+#include "mla/Runtime/LaunchPlan.h"
+#include "mla/Runtime/Problem.h"
+#include "mla/Runtime/Status.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace mla::runtime {
+
+struct KernelInfo;
+struct Manifest;
+
+/// The argument names the driver binds (docs/ABI.md, "MLA decode kernels").
+enum class MlaArg {
+  Q,
+  Kv,
+  KvScale,
+  ScaleStride,
+  QoIndptr,
+  KvIndptr,
+  Work,
+  QSplits,
+  PartOut,
+  PartLse,
+  Out,
+  SmScale,
+  NumArgs
+};
+
+/// The kernels of a module that compute MLA decode for one KV format and
+/// head count.
+struct MlaKernels {
+  const KernelInfo *partial = nullptr;
+  const KernelInfo *combine = nullptr;
+  /// The partial kernel's launch.max_splits: the split dimension of
+  /// part_out and part_lse, and the plan's limit.
+  int64_t maxSplits = 0;
+  /// The partial kernel's launch.kv_tile (default 64): the plan aligns its
+  /// ranges to it.
+  int64_t kvTile = 64;
+};
+
+/// Selects the kernels whose launch.role is mla.partial and mla.combine with
+/// launch.heads == `heads` and launch.kv_dtype == the dtype's name (optional
+/// on the combine kernel), and checks that the driver can bind every
+/// argument: a known name with the kind and element type of the ABI table.
+/// Errors name the manifest: no or several matches, a missing launch.grid
+/// or max_splits, a grid quantity the driver does not compute, disagreeing
+/// max_splits, an unknown or ill-typed argument, or a combine kernel
+/// without `out`.
+Status selectMlaKernels(const Manifest &manifest, KvDType kvDType,
+                        int64_t heads, MlaKernels &kernels);
+
+/// The split-KV cost model for `problem` on a device running `parallelism`
+/// programs at once.
+PlanOptions planOptionsFor(const MlaProblem &problem, const MlaKernels &kernels,
+                           int64_t parallelism);
+
+/// One problem bound to one backend's kernels.
+class MlaDriver {
+public:
+  MlaDriver(Backend &backend, const MlaKernels &kernels,
+            const MlaProblem &problem, const LaunchPlan &plan);
+
+  /// Binds every argument of both kernels by name, checking kind and
+  /// element type, then uploads the inputs the kernels take.
+  Status prepare();
+  /// Fills the outputs with NaN (so unwritten elements show), launches the
+  /// partial then the combine kernel, and waits.
+  Status run();
+  /// Copies the output back: [totalQ, heads, 512] bf16 bits.
+  Status readOutput(std::vector<uint16_t> &out);
+  /// Runs `warmup` untimed launches, then times `iterations` launches one
+  /// by one with device events; returns their median.
+  Status benchmark(int64_t warmup, int64_t iterations,
+                   double &medianMicroseconds);
+
+private:
+  /// The storage of one argument value; args[i] points at slots[i].
+  union ArgSlot {
+    void *pointer;
+    int32_t i32;
+    float f32;
+  };
+
+  /// A kernel with its arguments bound and its grid computed.
+  struct BoundKernel {
+    const KernelInfo *kernel = nullptr;
+    std::array<int64_t, 3> grid = {0, 0, 0};
+    std::vector<ArgSlot> slots;
+    std::vector<void *> args;
+  };
+
+  Status bindKernel(const KernelInfo &kernel, BoundKernel &bound);
+  Status computeGrid(const KernelInfo &kernel, std::array<int64_t, 3> &grid);
+  /// Allocates and fills the buffer of pointer argument `arg` the first
+  /// time a kernel takes it.
+  Status materialize(MlaArg arg);
+  /// Fills the output buffers with NaN bits.
+  Status poisonOutputs();
+  Status launchBoth();
+
+  Backend &backend;
+  MlaKernels kernels;
+  const MlaProblem &problem;
+  const LaunchPlan &plan;
+  /// Indexed by MlaArg; scalar arguments leave their entry empty.
+  std::array<DeviceBuffer, static_cast<size_t>(MlaArg::NumArgs)> buffers;
+  BoundKernel partial;
+  BoundKernel combine;
+};
+
+} // namespace mla::runtime
+
+#endif // MLA_RUNTIME_MLADRIVER_H

@@ -1,0 +1,49 @@
+//===- Status.h - Success or a one-line error -------------------*- C++ -*-===//
+//
+// The runtime links no LLVM (so no llvm::Error) and is built without
+// exceptions: every fallible function returns a Status.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLA_RUNTIME_STATUS_H
+#define MLA_RUNTIME_STATUS_H
+
+#include <string>
+#include <utility>
+
+namespace mla::runtime {
+
+/// The outcome of an operation that can fail. A failure carries one line of
+/// the form "<subject>: <what is wrong>", where the subject names the file or
+/// flag the user has to fix. Like llvm::Error, a Status converts to true when
+/// it is a failure, so callers write `if (Status s = f()) return s;`.
+class [[nodiscard]] Status {
+public:
+  static Status success() { return Status(); }
+
+  /// A failure whose message is `subject + ": " + what`.
+  static Status failure(const std::string &subject, const std::string &what) {
+    Status status;
+    status.failed = true;
+    status.text = subject.empty() ? what : subject + ": " + what;
+    return status;
+  }
+
+  bool ok() const { return !failed; }
+  explicit operator bool() const { return failed; }
+  const std::string &message() const { return text; }
+
+private:
+  Status() = default;
+
+  bool failed = false;
+  std::string text;
+};
+
+/// printf-style formatting into a std::string, for building messages.
+std::string formatString(const char *format, ...)
+    __attribute__((format(printf, 1, 2)));
+
+} // namespace mla::runtime
+
+#endif // MLA_RUNTIME_STATUS_H

@@ -1,0 +1,49 @@
+//===- Check.cpp - Compare kernel output with the reference ---------------===//
+
+#include "mla/Runtime/Check.h"
+#include "mla/Runtime/Formats.h"
+#include "mla/Runtime/Status.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mla::runtime {
+
+std::string CheckResult::summary() const {
+  // fabs: printf spells a NaN with the sign bit set "-nan".
+  return formatString(
+      "check: rel_fro=%.1e max_abs=%.1e outside_tol=%lld/%lld "
+      "nan=%lld %s",
+      std::fabs(relativeFrobenius), std::fabs(maxAbsError),
+      static_cast<long long>(outsideTolerance), static_cast<long long>(count),
+      static_cast<long long>(nanCount), passed() ? "PASS" : "FAIL");
+}
+
+CheckResult compareWithReference(const uint16_t *out, const double *reference,
+                                 int64_t count) {
+  CheckResult result;
+  result.count = count;
+  double errorSquares = 0, referenceSquares = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    double value = bf16ToFloat(out[i]);
+    double expected = reference[i];
+    double error = std::fabs(value - expected);
+    if (std::isnan(value))
+      ++result.nanCount;
+    // Written so that a NaN on either side counts as outside.
+    if (!(error <=
+          kAbsoluteTolerance + kRelativeTolerance * std::fabs(expected)))
+      ++result.outsideTolerance;
+    // A NaN error sticks: the maximum of a set holding NaN is NaN.
+    if (std::isnan(error) || error > result.maxAbsError)
+      result.maxAbsError = error;
+    errorSquares += error * error;
+    referenceSquares += expected * expected;
+  }
+  result.relativeFrobenius = referenceSquares > 0
+                                 ? std::sqrt(errorSquares / referenceSquares)
+                                 : std::sqrt(errorSquares);
+  return result;
+}
+
+} // namespace mla::runtime

@@ -1,0 +1,323 @@
+//===- CudaBackend.cpp - Run PTX/cubin modules through the driver API -----===//
+//
+// libcuda.so.1 (the driver, not the toolkit) is loaded at run time and only
+// the entry points below are used, declared here with the C types of
+// cuda.h; no CUDA header is needed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuSupport.h"
+#include "mla/Runtime/Backend.h"
+#include "mla/Runtime/Manifest.h"
+
+#include <cstring>
+#include <unordered_map>
+
+namespace mla::runtime {
+
+namespace {
+
+using CuResult = int;
+using CuDevice = int;
+using CuDevicePtr = unsigned long long;
+using CuContext = void *;
+using CuModule = void *;
+using CuFunction = void *;
+using CuEvent = void *;
+using CuStream = void *;
+
+constexpr CuResult kCudaSuccess = 0;
+constexpr CuResult kCudaErrorNoDevice = 100;
+constexpr int kAttributeMultiprocessorCount = 16;
+constexpr int kFuncAttributeMaxDynamicSharedBytes = 8;
+constexpr int kJitErrorLogBuffer = 5;
+constexpr int kJitErrorLogBufferSizeBytes = 6;
+/// Dynamic shared memory a launch gets without opting in.
+constexpr int64_t kDefaultSharedLimit = 48 * 1024;
+
+/// The driver entry points the backend calls.
+struct CudaApi {
+  CuResult (*init)(unsigned);
+  CuResult (*deviceGetCount)(int *);
+  CuResult (*deviceGet)(CuDevice *, int);
+  CuResult (*deviceGetAttribute)(int *, int, CuDevice);
+  CuResult (*primaryCtxRetain)(CuContext *, CuDevice);
+  CuResult (*primaryCtxRelease)(CuDevice);
+  CuResult (*ctxSetCurrent)(CuContext);
+  CuResult (*ctxSynchronize)();
+  CuResult (*memAlloc)(CuDevicePtr *, size_t);
+  CuResult (*memFree)(CuDevicePtr);
+  CuResult (*memcpyHtoD)(CuDevicePtr, const void *, size_t);
+  CuResult (*memcpyDtoH)(void *, CuDevicePtr, size_t);
+  CuResult (*moduleLoadDataEx)(CuModule *, const void *, unsigned, int *,
+                               void **);
+  CuResult (*moduleUnload)(CuModule);
+  CuResult (*moduleGetFunction)(CuFunction *, CuModule, const char *);
+  CuResult (*funcSetAttribute)(CuFunction, int, int);
+  CuResult (*launchKernel)(CuFunction, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, CuStream, void **,
+                           void **);
+  CuResult (*eventCreate)(CuEvent *, unsigned);
+  CuResult (*eventDestroy)(CuEvent);
+  CuResult (*eventRecord)(CuEvent, CuStream);
+  CuResult (*eventSynchronize)(CuEvent);
+  CuResult (*eventElapsedTime)(float *, CuEvent, CuEvent);
+  CuResult (*getErrorString)(CuResult, const char **);
+};
+
+/// Programs resident per SM that the plan assumes.
+constexpr int64_t kProgramsPerSm = 2;
+
+} // namespace
+
+/// The driver's text for `result`.
+static std::string describe(const CudaApi &api, CuResult result) {
+  const char *text = nullptr;
+  if (api.getErrorString(result, &text) != kCudaSuccess || !text)
+    return formatString("CUDA error %d", result);
+  return text;
+}
+
+namespace {
+
+class CudaBackend : public Backend {
+public:
+  CudaBackend(std::unique_ptr<DynamicLibrary> library, const CudaApi &api,
+              CuDevice device, int64_t multiprocessors)
+      : library(std::move(library)), api(api), device(device),
+        multiprocessors(multiprocessors) {}
+
+  ~CudaBackend() override {
+    for (CuEvent event : {startEvent, stopEvent})
+      if (event)
+        api.eventDestroy(event);
+    if (module)
+      api.moduleUnload(module);
+    api.primaryCtxRelease(device);
+  }
+
+  const char *name() const override { return "cuda"; }
+
+  bool acceptsTarget(const std::string &target,
+                     std::string &expected) const override {
+    expected = "sm_*";
+    return target.compare(0, 3, "sm_") == 0;
+  }
+
+  int64_t parallelism() const override {
+    return multiprocessors * kProgramsPerSm;
+  }
+
+  Status allocate(size_t bytes, void *&pointer) override {
+    CuDevicePtr address = 0;
+    if (Status s = check(api.memAlloc(&address, bytes), "cuMemAlloc"))
+      return s;
+    pointer = reinterpret_cast<void *>(address);
+    return Status::success();
+  }
+
+  void release(void *pointer) override {
+    api.memFree(reinterpret_cast<CuDevicePtr>(pointer));
+  }
+
+  Status copyToDevice(void *device, const void *host, size_t bytes) override {
+    return check(
+        api.memcpyHtoD(reinterpret_cast<CuDevicePtr>(device), host, bytes),
+        "cuMemcpyHtoD");
+  }
+
+  Status copyToHost(void *host, const void *device, size_t bytes) override {
+    return check(
+        api.memcpyDtoH(host, reinterpret_cast<CuDevicePtr>(device), bytes),
+        "cuMemcpyDtoH");
+  }
+
+  Status loadModule(const std::string &path,
+                    const Manifest &manifest) override {
+    std::vector<char> image;
+    if (Status s = readBinaryFile(path, image))
+      return s;
+    // cubin (ELF) and fatbinary images go in as they are; anything else is
+    // PTX text, which the driver wants NUL-terminated.
+    static const char kElfMagic[4] = {0x7F, 'E', 'L', 'F'};
+    static const unsigned char kFatbinMagic[4] = {0x50, 0xED, 0x55, 0xBA};
+    bool binary =
+        image.size() >= 4 && (std::memcmp(image.data(), kElfMagic, 4) == 0 ||
+                              std::memcmp(image.data(), kFatbinMagic, 4) == 0);
+    if (!binary)
+      image.push_back('\0');
+
+    char log[4096] = {0};
+    int options[2] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
+    void *values[2] = {log, reinterpret_cast<void *>(sizeof(log))};
+    CuModule loaded = nullptr;
+    if (CuResult result =
+            api.moduleLoadDataEx(&loaded, image.data(), 2, options, values)) {
+      std::string detail = describe(api, result);
+      // The JIT log's first line says what is wrong with PTX.
+      std::string firstLine(log, std::strcspn(log, "\n"));
+      if (!firstLine.empty())
+        detail += ": " + firstLine;
+      return Status::failure(path, "cuModuleLoadDataEx: " + detail);
+    }
+    std::unordered_map<std::string, CuFunction> resolved;
+    for (const KernelInfo &kernel : manifest.kernels) {
+      CuFunction function = nullptr;
+      CuResult result =
+          api.moduleGetFunction(&function, loaded, kernel.symbol.c_str());
+      if (result == kCudaSuccess &&
+          kernel.dynamicLdsBytes > kDefaultSharedLimit)
+        result =
+            api.funcSetAttribute(function, kFuncAttributeMaxDynamicSharedBytes,
+                                 static_cast<int>(kernel.dynamicLdsBytes));
+      if (result != kCudaSuccess) {
+        api.moduleUnload(loaded);
+        return Status::failure(path, "kernel '" + kernel.symbol +
+                                         "': " + describe(api, result));
+      }
+      resolved[kernel.symbol] = function;
+    }
+    if (module)
+      api.moduleUnload(module);
+    module = loaded;
+    functions = std::move(resolved);
+    return Status::success();
+  }
+
+  Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
+                void **args) override {
+    auto found = functions.find(kernel.symbol);
+    if (found == functions.end())
+      return Status::failure(kernel.symbol, "kernel not loaded");
+    return check(
+        api.launchKernel(found->second, static_cast<unsigned>(grid[0]),
+                         static_cast<unsigned>(grid[1]),
+                         static_cast<unsigned>(grid[2]),
+                         static_cast<unsigned>(kernel.workgroupSize[0]),
+                         static_cast<unsigned>(kernel.workgroupSize[1]),
+                         static_cast<unsigned>(kernel.workgroupSize[2]),
+                         static_cast<unsigned>(kernel.dynamicLdsBytes), nullptr,
+                         args, nullptr),
+        "cuLaunchKernel(" + kernel.symbol + ")");
+  }
+
+  Status synchronize() override {
+    return check(api.ctxSynchronize(), "cuCtxSynchronize");
+  }
+
+  Status startTimer() override {
+    for (CuEvent *event : {&startEvent, &stopEvent}) {
+      if (*event)
+        continue;
+      if (Status s = check(api.eventCreate(event, 0), "cuEventCreate"))
+        return s;
+    }
+    return check(api.eventRecord(startEvent, nullptr), "cuEventRecord");
+  }
+
+  Status stopTimer(double &microseconds) override {
+    if (Status s = check(api.eventRecord(stopEvent, nullptr), "cuEventRecord"))
+      return s;
+    if (Status s = check(api.eventSynchronize(stopEvent), "cuEventSynchronize"))
+      return s;
+    float milliseconds = 0;
+    if (Status s =
+            check(api.eventElapsedTime(&milliseconds, startEvent, stopEvent),
+                  "cuEventElapsedTime"))
+      return s;
+    microseconds = 1000.0 * milliseconds;
+    return Status::success();
+  }
+
+private:
+  Status check(CuResult result, const std::string &call) const {
+    if (result == kCudaSuccess)
+      return Status::success();
+    return Status::failure("--target cuda",
+                           call + ": " + describe(api, result));
+  }
+
+  std::unique_ptr<DynamicLibrary> library;
+  CudaApi api;
+  /// The device whose primary context is current and retained.
+  CuDevice device;
+  int64_t multiprocessors;
+  CuModule module = nullptr;
+  std::unordered_map<std::string, CuFunction> functions;
+  CuEvent startEvent = nullptr;
+  CuEvent stopEvent = nullptr;
+};
+
+} // namespace
+
+Status createCudaBackend(std::unique_ptr<Backend> &backend) {
+  auto library = std::make_unique<DynamicLibrary>();
+  if (!library->open({"libcuda.so.1", "libcuda.so"}))
+    return Status::failure("--target cuda",
+                           "libcuda.so.1 not found (no NVIDIA driver on this "
+                           "machine)");
+  CudaApi api;
+  const char *missing = nullptr;
+  auto bind = [&](const char *symbol, auto &function) {
+    if (!library->resolve(symbol, function) && !missing)
+      missing = symbol;
+  };
+  bind("cuInit", api.init);
+  bind("cuDeviceGetCount", api.deviceGetCount);
+  bind("cuDeviceGet", api.deviceGet);
+  bind("cuDeviceGetAttribute", api.deviceGetAttribute);
+  bind("cuDevicePrimaryCtxRetain", api.primaryCtxRetain);
+  bind("cuDevicePrimaryCtxRelease_v2", api.primaryCtxRelease);
+  bind("cuCtxSetCurrent", api.ctxSetCurrent);
+  bind("cuCtxSynchronize", api.ctxSynchronize);
+  bind("cuMemAlloc_v2", api.memAlloc);
+  bind("cuMemFree_v2", api.memFree);
+  bind("cuMemcpyHtoD_v2", api.memcpyHtoD);
+  bind("cuMemcpyDtoH_v2", api.memcpyDtoH);
+  bind("cuModuleLoadDataEx", api.moduleLoadDataEx);
+  bind("cuModuleUnload", api.moduleUnload);
+  bind("cuModuleGetFunction", api.moduleGetFunction);
+  bind("cuFuncSetAttribute", api.funcSetAttribute);
+  bind("cuLaunchKernel", api.launchKernel);
+  bind("cuEventCreate", api.eventCreate);
+  bind("cuEventDestroy_v2", api.eventDestroy);
+  bind("cuEventRecord", api.eventRecord);
+  bind("cuEventSynchronize", api.eventSynchronize);
+  bind("cuEventElapsedTime", api.eventElapsedTime);
+  bind("cuGetErrorString", api.getErrorString);
+  if (missing)
+    return Status::failure("--target cuda",
+                           library->fileName() + " lacks " + missing);
+
+  CuResult result = api.init(0);
+  int count = 0;
+  if (result == kCudaSuccess)
+    result = api.deviceGetCount(&count);
+  if (result == kCudaErrorNoDevice || (result == kCudaSuccess && count == 0))
+    return Status::failure("--target cuda", "no NVIDIA GPU found");
+  if (result != kCudaSuccess)
+    return Status::failure("--target cuda", "no usable NVIDIA GPU (cuInit: " +
+                                                describe(api, result) + ")");
+  CuDevice device = 0;
+  CuContext context = nullptr;
+  int multiprocessors = 0;
+  result = api.deviceGet(&device, 0);
+  if (result == kCudaSuccess)
+    result = api.deviceGetAttribute(&multiprocessors,
+                                    kAttributeMultiprocessorCount, device);
+  if (result == kCudaSuccess)
+    result = api.primaryCtxRetain(&context, device);
+  if (result == kCudaSuccess) {
+    result = api.ctxSetCurrent(context);
+    if (result != kCudaSuccess)
+      api.primaryCtxRelease(device);
+  }
+  if (result != kCudaSuccess)
+    return Status::failure("--target cuda",
+                           "cannot open device 0: " + describe(api, result));
+  backend = std::make_unique<CudaBackend>(std::move(library), api, device,
+                                          multiprocessors);
+  return Status::success();
+}
+
+} // namespace mla::runtime

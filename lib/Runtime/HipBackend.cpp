@@ -1,0 +1,250 @@
+//===- HipBackend.cpp - Run .hsaco modules through the HIP runtime --------===//
+//
+// libamdhip64 is loaded at run time and only the entry points below are
+// used, declared here with the C types of hip_runtime_api.h; no HIP header
+// is needed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuSupport.h"
+#include "mla/Runtime/Backend.h"
+#include "mla/Runtime/Manifest.h"
+
+#include <unordered_map>
+
+namespace mla::runtime {
+
+namespace {
+
+using HipError = int;
+using HipModule = void *;
+using HipFunction = void *;
+using HipEvent = void *;
+using HipStream = void *;
+
+constexpr HipError kHipSuccess = 0;
+/// hipMemcpyKind values.
+constexpr int kHipMemcpyHostToDevice = 1;
+constexpr int kHipMemcpyDeviceToHost = 2;
+
+/// The HIP entry points the backend calls.
+struct HipApi {
+  HipError (*init)(unsigned);
+  HipError (*getDeviceCount)(int *);
+  HipError (*allocate)(void **, size_t);
+  HipError (*deallocate)(void *);
+  HipError (*copy)(void *, const void *, size_t, int);
+  HipError (*moduleLoadData)(HipModule *, const void *);
+  HipError (*moduleUnload)(HipModule);
+  HipError (*moduleGetFunction)(HipFunction *, HipModule, const char *);
+  HipError (*moduleLaunchKernel)(HipFunction, unsigned, unsigned, unsigned,
+                                 unsigned, unsigned, unsigned, unsigned,
+                                 HipStream, void **, void **);
+  HipError (*eventCreate)(HipEvent *);
+  HipError (*eventDestroy)(HipEvent);
+  HipError (*eventRecord)(HipEvent, HipStream);
+  HipError (*eventSynchronize)(HipEvent);
+  HipError (*eventElapsedTime)(float *, HipEvent, HipEvent);
+  HipError (*deviceSynchronize)();
+  const char *(*getErrorString)(HipError);
+};
+
+} // namespace
+
+/// Compute units of the chips the compiler targets; the runtime reads no
+/// device properties because their layout changed between ROCm releases.
+static int64_t computeUnitsOf(const std::string &target) {
+  if (target == "gfx942")
+    return 304; // MI300X
+  return 256;   // gfx950: MI355X
+}
+
+/// Programs resident per compute unit that the plan assumes.
+constexpr int64_t kProgramsPerComputeUnit = 2;
+
+namespace {
+
+class HipBackend : public Backend {
+public:
+  HipBackend(std::unique_ptr<DynamicLibrary> library, const HipApi &api)
+      : library(std::move(library)), api(api) {}
+
+  ~HipBackend() override {
+    for (HipEvent event : {startEvent, stopEvent})
+      if (event)
+        api.eventDestroy(event);
+    if (module)
+      api.moduleUnload(module);
+  }
+
+  const char *name() const override { return "hip"; }
+
+  bool acceptsTarget(const std::string &target,
+                     std::string &expected) const override {
+    expected = "gfx950 or gfx942";
+    return target == "gfx950" || target == "gfx942";
+  }
+
+  int64_t parallelism() const override {
+    return computeUnitsOf(moduleTarget) * kProgramsPerComputeUnit;
+  }
+
+  Status allocate(size_t bytes, void *&pointer) override {
+    return check(api.allocate(&pointer, bytes), "hipMalloc");
+  }
+
+  void release(void *pointer) override { api.deallocate(pointer); }
+
+  Status copyToDevice(void *device, const void *host, size_t bytes) override {
+    return check(api.copy(device, host, bytes, kHipMemcpyHostToDevice),
+                 "hipMemcpy");
+  }
+
+  Status copyToHost(void *host, const void *device, size_t bytes) override {
+    return check(api.copy(host, device, bytes, kHipMemcpyDeviceToHost),
+                 "hipMemcpy");
+  }
+
+  Status loadModule(const std::string &path,
+                    const Manifest &manifest) override {
+    if (Status s = readBinaryFile(path, image))
+      return s;
+    HipModule loaded = nullptr;
+    if (HipError error = api.moduleLoadData(&loaded, image.data()))
+      return Status::failure(path, std::string("hipModuleLoadData: ") +
+                                       api.getErrorString(error));
+    std::unordered_map<std::string, HipFunction> resolved;
+    for (const KernelInfo &kernel : manifest.kernels) {
+      HipFunction function = nullptr;
+      if (HipError error =
+              api.moduleGetFunction(&function, loaded, kernel.symbol.c_str())) {
+        api.moduleUnload(loaded);
+        return Status::failure(
+            path, "kernel '" + kernel.symbol +
+                      "': hipModuleGetFunction: " + api.getErrorString(error));
+      }
+      resolved[kernel.symbol] = function;
+    }
+    if (module)
+      api.moduleUnload(module);
+    module = loaded;
+    functions = std::move(resolved);
+    moduleTarget = manifest.target;
+    return Status::success();
+  }
+
+  Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
+                void **args) override {
+    auto found = functions.find(kernel.symbol);
+    if (found == functions.end())
+      return Status::failure(kernel.symbol, "kernel not loaded");
+    return check(
+        api.moduleLaunchKernel(found->second, static_cast<unsigned>(grid[0]),
+                               static_cast<unsigned>(grid[1]),
+                               static_cast<unsigned>(grid[2]),
+                               static_cast<unsigned>(kernel.workgroupSize[0]),
+                               static_cast<unsigned>(kernel.workgroupSize[1]),
+                               static_cast<unsigned>(kernel.workgroupSize[2]),
+                               static_cast<unsigned>(kernel.dynamicLdsBytes),
+                               nullptr, args, nullptr),
+        "hipModuleLaunchKernel(" + kernel.symbol + ")");
+  }
+
+  Status synchronize() override {
+    return check(api.deviceSynchronize(), "hipDeviceSynchronize");
+  }
+
+  Status startTimer() override {
+    for (HipEvent *event : {&startEvent, &stopEvent}) {
+      if (*event)
+        continue;
+      if (Status s = check(api.eventCreate(event), "hipEventCreate"))
+        return s;
+    }
+    return check(api.eventRecord(startEvent, nullptr), "hipEventRecord");
+  }
+
+  Status stopTimer(double &microseconds) override {
+    if (Status s = check(api.eventRecord(stopEvent, nullptr), "hipEventRecord"))
+      return s;
+    if (Status s =
+            check(api.eventSynchronize(stopEvent), "hipEventSynchronize"))
+      return s;
+    float milliseconds = 0;
+    if (Status s =
+            check(api.eventElapsedTime(&milliseconds, startEvent, stopEvent),
+                  "hipEventElapsedTime"))
+      return s;
+    microseconds = 1000.0 * milliseconds;
+    return Status::success();
+  }
+
+private:
+  Status check(HipError error, const std::string &call) const {
+    if (error == kHipSuccess)
+      return Status::success();
+    return Status::failure("--target hip",
+                           call + ": " + api.getErrorString(error));
+  }
+
+  std::unique_ptr<DynamicLibrary> library;
+  HipApi api;
+  std::vector<char> image;
+  HipModule module = nullptr;
+  std::unordered_map<std::string, HipFunction> functions;
+  std::string moduleTarget;
+  HipEvent startEvent = nullptr;
+  HipEvent stopEvent = nullptr;
+};
+
+} // namespace
+
+Status createHipBackend(std::unique_ptr<Backend> &backend) {
+  auto library = std::make_unique<DynamicLibrary>();
+  if (!library->open(
+          {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"}))
+    return Status::failure("--target hip",
+                           "libamdhip64.so not found (no ROCm HIP runtime on "
+                           "this machine)");
+  HipApi api;
+  const char *missing = nullptr;
+  auto bind = [&](const char *symbol, auto &function) {
+    if (!library->resolve(symbol, function) && !missing)
+      missing = symbol;
+  };
+  bind("hipInit", api.init);
+  bind("hipGetDeviceCount", api.getDeviceCount);
+  bind("hipMalloc", api.allocate);
+  bind("hipFree", api.deallocate);
+  bind("hipMemcpy", api.copy);
+  bind("hipModuleLoadData", api.moduleLoadData);
+  bind("hipModuleUnload", api.moduleUnload);
+  bind("hipModuleGetFunction", api.moduleGetFunction);
+  bind("hipModuleLaunchKernel", api.moduleLaunchKernel);
+  bind("hipEventCreate", api.eventCreate);
+  bind("hipEventDestroy", api.eventDestroy);
+  bind("hipEventRecord", api.eventRecord);
+  bind("hipEventSynchronize", api.eventSynchronize);
+  bind("hipEventElapsedTime", api.eventElapsedTime);
+  bind("hipDeviceSynchronize", api.deviceSynchronize);
+  bind("hipGetErrorString", api.getErrorString);
+  if (missing)
+    return Status::failure("--target hip",
+                           library->fileName() + " lacks " + missing);
+
+  if (HipError error = api.init(0))
+    return Status::failure("--target hip",
+                           std::string("no usable AMD GPU (hipInit: ") +
+                               api.getErrorString(error) + ")");
+  int count = 0;
+  if (HipError error = api.getDeviceCount(&count))
+    return Status::failure(
+        "--target hip", std::string("no usable AMD GPU (hipGetDeviceCount: ") +
+                            api.getErrorString(error) + ")");
+  if (count == 0)
+    return Status::failure("--target hip", "no AMD GPU found");
+  backend = std::make_unique<HipBackend>(std::move(library), api);
+  return Status::success();
+}
+
+} // namespace mla::runtime

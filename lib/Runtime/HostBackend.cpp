@@ -1,0 +1,138 @@
+//===- HostBackend.cpp - Run host modules on a thread pool ----------------===//
+//
+// A host module is a shared object; each kernel is
+//   void SYMBOL(void **args, const int64_t program_id[3],
+//               const int64_t num_programs[3])
+// called once per program instance. "Device memory" is host memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mla/Runtime/Backend.h"
+#include "mla/Runtime/Manifest.h"
+#include "mla/Runtime/ThreadPool.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <unordered_map>
+
+namespace mla::runtime {
+
+namespace {
+
+using HostKernel = void (*)(void **args, const int64_t programId[3],
+                            const int64_t numPrograms[3]);
+
+class HostBackend : public Backend {
+public:
+  explicit HostBackend(ThreadPool &pool) : pool(pool) {}
+  ~HostBackend() override {
+    if (library)
+      dlclose(library);
+  }
+
+  const char *name() const override { return "host"; }
+
+  bool acceptsTarget(const std::string &target,
+                     std::string &expected) const override {
+    expected = "host";
+    return target == "host";
+  }
+
+  int64_t parallelism() const override { return pool.size(); }
+
+  Status allocate(size_t bytes, void *&pointer) override {
+    // Cache-line alignment, as a GPU allocator would give at least.
+    constexpr size_t kAlignment = 64;
+    size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    pointer = std::aligned_alloc(kAlignment, rounded);
+    if (!pointer)
+      return Status::failure(
+          "--target host",
+          formatString("cannot allocate %zu bytes of memory", bytes));
+    return Status::success();
+  }
+
+  void release(void *pointer) override { std::free(pointer); }
+
+  Status copyToDevice(void *device, const void *host, size_t bytes) override {
+    std::memcpy(device, host, bytes);
+    return Status::success();
+  }
+
+  Status copyToHost(void *host, const void *device, size_t bytes) override {
+    std::memcpy(host, device, bytes);
+    return Status::success();
+  }
+
+  Status loadModule(const std::string &path,
+                    const Manifest &manifest) override {
+    // Without a slash dlopen would search the library path instead.
+    std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+    void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      return Status::failure(path, std::string("cannot load: ") + dlerror());
+    std::unordered_map<std::string, HostKernel> resolved;
+    for (const KernelInfo &kernel : manifest.kernels) {
+      dlerror();
+      void *symbol = dlsym(handle, kernel.symbol.c_str());
+      if (!symbol) {
+        dlclose(handle);
+        return Status::failure(path, "kernel '" + kernel.symbol + "' of " +
+                                         manifest.path + " is not defined");
+      }
+      resolved[kernel.symbol] = reinterpret_cast<HostKernel>(symbol);
+    }
+    if (library)
+      dlclose(library);
+    library = handle;
+    kernels = std::move(resolved);
+    return Status::success();
+  }
+
+  Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
+                void **args) override {
+    auto found = kernels.find(kernel.symbol);
+    if (found == kernels.end())
+      return Status::failure(kernel.symbol, "kernel not loaded");
+    HostKernel function = found->second;
+    const int64_t numPrograms[3] = {grid[0], grid[1], grid[2]};
+    pool.parallelFor(grid[0] * grid[1] * grid[2], [&](int64_t linear) {
+      // x varies fastest, as on a GPU.
+      const int64_t programId[3] = {linear % grid[0],
+                                    linear / grid[0] % grid[1],
+                                    linear / (grid[0] * grid[1])};
+      function(args, programId, numPrograms);
+    });
+    return Status::success();
+  }
+
+  Status synchronize() override { return Status::success(); }
+
+  Status startTimer() override {
+    timerStart = std::chrono::steady_clock::now();
+    return Status::success();
+  }
+
+  Status stopTimer(double &microseconds) override {
+    microseconds = std::chrono::duration<double, std::micro>(
+                       std::chrono::steady_clock::now() - timerStart)
+                       .count();
+    return Status::success();
+  }
+
+private:
+  ThreadPool &pool;
+  void *library = nullptr;
+  std::unordered_map<std::string, HostKernel> kernels;
+  std::chrono::steady_clock::time_point timerStart;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> createHostBackend(ThreadPool &pool) {
+  return std::make_unique<HostBackend>(pool);
+}
+
+} // namespace mla::runtime

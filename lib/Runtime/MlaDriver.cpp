@@ -1,0 +1,457 @@
+//===- MlaDriver.cpp - Run MLA decode kernels of a module -----------------===//
+
+#include "mla/Runtime/MlaDriver.h"
+#include "mla/Runtime/Manifest.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace mla::runtime {
+
+constexpr const char *kPartialRole = "mla.partial";
+constexpr const char *kCombineRole = "mla.combine";
+/// The KV tile of a partial kernel whose launch has no kv_tile.
+constexpr int64_t kDefaultKvTile = 64;
+/// A program's start-up and tail latency, as bytes of traffic it could have
+/// moved meanwhile.
+constexpr int64_t kProgramLatencyBytes = 32 * 1024;
+
+namespace {
+
+/// The launch keys of an MLA kernel that selection reads.
+struct MlaLaunchKeys {
+  std::optional<std::string> kvDType;
+  std::optional<int64_t> heads;
+  std::optional<int64_t> maxSplits;
+  std::optional<int64_t> kvTile;
+};
+
+/// What the driver passes for an argument, and the kind and element type
+/// the argument must have for the problem's KV format.
+struct ArgBinding {
+  MlaArg role;
+  ArgKind kind;
+  const char *type;
+};
+
+} // namespace
+
+static Status readMlaLaunchKeys(const Manifest &manifest,
+                                const KernelInfo &kernel, MlaLaunchKeys &keys) {
+  if (Status s = readLaunchString(manifest, kernel, "kv_dtype", keys.kvDType))
+    return s;
+  if (Status s = readLaunchInteger(manifest, kernel, "heads", 1, keys.heads))
+    return s;
+  if (Status s =
+          readLaunchInteger(manifest, kernel, "max_splits", 1, keys.maxSplits))
+    return s;
+  if (Status s = readLaunchInteger(manifest, kernel, "kv_tile", 1, keys.kvTile))
+    return s;
+  if (!keys.heads)
+    return Status::failure(kernel.location, "kernel '" + kernel.symbol +
+                                                "': " + kernel.role +
+                                                " needs launch.heads");
+  if (!kernel.hasGrid)
+    return Status::failure(kernel.location, "kernel '" + kernel.symbol +
+                                                "': " + kernel.role +
+                                                " needs launch.grid");
+  for (size_t d = 0; d < 3; ++d) {
+    const std::string &quantity = kernel.grid[d].quantity;
+    if (!quantity.empty() && quantity != "work_items" &&
+        quantity != "max_q_len" && quantity != "total_q" && quantity != "batch")
+      return Status::failure(
+          kernel.location,
+          formatString("kernel '%s': launch.grid[%zu]: unknown quantity "
+                       "\"%s\" (the MLA driver computes work_items, "
+                       "max_q_len, total_q and batch)",
+                       kernel.symbol.c_str(), d, quantity.c_str()));
+  }
+  return Status::success();
+}
+
+/// "bf16/16, mxfp4/32" for the kernels of `role`, to say what the module
+/// offers.
+static std::string describeAvailable(const Manifest &manifest,
+                                     const char *role) {
+  std::string list;
+  for (const KernelInfo &kernel : manifest.kernels) {
+    if (kernel.role != role)
+      continue;
+    MlaLaunchKeys keys;
+    if (readMlaLaunchKeys(manifest, kernel, keys))
+      continue;
+    list += (list.empty() ? "" : ", ") + keys.kvDType.value_or("any") + "/" +
+            std::to_string(*keys.heads);
+  }
+  return list.empty() ? "none" : list;
+}
+
+/// Finds the one kernel of `role` for the dtype and head count.
+static Status selectKernel(const Manifest &manifest, const char *role,
+                           KvDType kvDType, int64_t heads, bool requireDType,
+                           const KernelInfo *&selected,
+                           MlaLaunchKeys &selectedKeys) {
+  selected = nullptr;
+  for (const KernelInfo &kernel : manifest.kernels) {
+    if (kernel.role != role)
+      continue;
+    MlaLaunchKeys keys;
+    if (Status s = readMlaLaunchKeys(manifest, kernel, keys))
+      return s;
+    if (requireDType && !keys.kvDType)
+      return Status::failure(kernel.location, "kernel '" + kernel.symbol +
+                                                  "': " + role +
+                                                  " needs launch.kv_dtype");
+    if (*keys.heads != heads ||
+        (keys.kvDType && *keys.kvDType != kvDTypeName(kvDType)))
+      continue;
+    if (selected)
+      return Status::failure(
+          manifest.path,
+          formatString("kernels '%s' and '%s' both match %s "
+                       "for kv_dtype %s and %lld heads",
+                       selected->symbol.c_str(), kernel.symbol.c_str(), role,
+                       kvDTypeName(kvDType), static_cast<long long>(heads)));
+    selected = &kernel;
+    selectedKeys = keys;
+  }
+  if (!selected)
+    return Status::failure(
+        manifest.path,
+        formatString("no %s kernel for kv_dtype %s and %lld heads (the "
+                     "module has %s)",
+                     role, kvDTypeName(kvDType), static_cast<long long>(heads),
+                     describeAvailable(manifest, role).c_str()));
+  return Status::success();
+}
+
+/// Maps `arg` of `kernel` to what the driver binds, checking its kind and
+/// element type against the ABI table for `kvDType`.
+static Status resolveArg(const KernelInfo &kernel, const KernelArg &arg,
+                         KvDType kvDType, ArgBinding &binding) {
+  auto error = [&](const std::string &what) {
+    return Status::failure(arg.location, "kernel '" + kernel.symbol +
+                                             "': argument '" + arg.name + "' " +
+                                             what);
+  };
+  const char *kvType = kvDType == KvDType::BF16  ? "bf16"
+                       : kvDType == KvDType::FP8 ? "f8E4M3FN"
+                                                 : "i8";
+  const ArgKind ptr = ArgKind::Pointer, scalar = ArgKind::Scalar;
+  if (arg.name == "q") {
+    binding = {MlaArg::Q, ptr, "bf16"};
+  } else if (arg.name == "kv") {
+    binding = {MlaArg::Kv, ptr, kvType};
+  } else if (arg.name == "kv_scale") {
+    if (kvDType == KvDType::BF16)
+      return error("has no meaning for kv dtype bf16 (it has no scales)");
+    binding = {MlaArg::KvScale, ptr,
+               kvDType == KvDType::FP8 ? "f32" : "f8E8M0FNU"};
+  } else if (arg.name == "scale_stride") {
+    if (kvDType != KvDType::MXFP4)
+      return error(std::string("has no meaning for kv dtype ") +
+                   kvDTypeName(kvDType) + " (only mxfp4 has a scale tensor)");
+    binding = {MlaArg::ScaleStride, scalar, "i32"};
+  } else if (arg.name == "qo_indptr") {
+    binding = {MlaArg::QoIndptr, ptr, "i32"};
+  } else if (arg.name == "kv_indptr") {
+    binding = {MlaArg::KvIndptr, ptr, "i32"};
+  } else if (arg.name == "work") {
+    binding = {MlaArg::Work, ptr, "i32"};
+  } else if (arg.name == "q_splits") {
+    binding = {MlaArg::QSplits, ptr, "i32"};
+  } else if (arg.name == "part_out") {
+    binding = {MlaArg::PartOut, ptr, "f32"};
+  } else if (arg.name == "part_lse") {
+    binding = {MlaArg::PartLse, ptr, "f32"};
+  } else if (arg.name == "out") {
+    binding = {MlaArg::Out, ptr, "bf16"};
+  } else if (arg.name == "sm_scale") {
+    binding = {MlaArg::SmScale, scalar, "f32"};
+  } else {
+    return error("is unknown to the MLA driver (it binds q, kv, kv_scale, "
+                 "scale_stride, qo_indptr, kv_indptr, work, q_splits, "
+                 "part_out, part_lse, out, sm_scale)");
+  }
+  if (arg.kind == binding.kind && arg.type == binding.type)
+    return Status::success();
+  auto spell = [](ArgKind kind, const std::string &type) {
+    return (kind == ArgKind::Pointer ? "ptr " : "scalar ") + type;
+  };
+  return error(formatString(
+      "is %s, expected %s for kv dtype %s", spell(arg.kind, arg.type).c_str(),
+      spell(binding.kind, binding.type).c_str(), kvDTypeName(kvDType)));
+}
+
+/// Checks that every argument of `kernel` resolves.
+static Status checkArguments(const KernelInfo &kernel, KvDType kvDType) {
+  for (const KernelArg &arg : kernel.args) {
+    ArgBinding binding;
+    if (Status s = resolveArg(kernel, arg, kvDType, binding))
+      return s;
+  }
+  return Status::success();
+}
+
+Status selectMlaKernels(const Manifest &manifest, KvDType kvDType,
+                        int64_t heads, MlaKernels &kernels) {
+  MlaKernels result;
+  MlaLaunchKeys partialKeys, combineKeys;
+  if (Status s =
+          selectKernel(manifest, kPartialRole, kvDType, heads,
+                       /*requireDType=*/true, result.partial, partialKeys))
+    return s;
+  if (Status s =
+          selectKernel(manifest, kCombineRole, kvDType, heads,
+                       /*requireDType=*/false, result.combine, combineKeys))
+    return s;
+  if (!partialKeys.maxSplits)
+    return Status::failure(result.partial->location,
+                           "kernel '" + result.partial->symbol +
+                               "': mla.partial needs launch.max_splits");
+  if (combineKeys.maxSplits && *combineKeys.maxSplits != *partialKeys.maxSplits)
+    return Status::failure(
+        result.combine->location,
+        formatString("kernel '%s': launch.max_splits %lld differs from %lld "
+                     "of '%s'",
+                     result.combine->symbol.c_str(),
+                     static_cast<long long>(*combineKeys.maxSplits),
+                     static_cast<long long>(*partialKeys.maxSplits),
+                     result.partial->symbol.c_str()));
+  result.maxSplits = *partialKeys.maxSplits;
+  result.kvTile = partialKeys.kvTile.value_or(kDefaultKvTile);
+  for (const KernelInfo *kernel : {result.partial, result.combine})
+    if (Status s = checkArguments(*kernel, kvDType))
+      return s;
+  const std::vector<KernelArg> &combineArgs = result.combine->args;
+  if (std::none_of(combineArgs.begin(), combineArgs.end(),
+                   [](const KernelArg &arg) { return arg.name == "out"; }))
+    return Status::failure(result.combine->location,
+                           "kernel '" + result.combine->symbol +
+                               "': mla.combine has no 'out' argument");
+  kernels = result;
+  return Status::success();
+}
+
+PlanOptions planOptionsFor(const MlaProblem &problem, const MlaKernels &kernels,
+                           int64_t parallelism) {
+  PlanOptions options;
+  options.parallelism = parallelism;
+  options.maxSplits = kernels.maxSplits;
+  options.kvTile = kernels.kvTile;
+  options.kvRowBytes = problem.kvRowBytes();
+  if (problem.kvDType == KvDType::MXFP4)
+    options.kvRowBytes += kMxScalesPerRow;
+  // A partial program reads its query token and writes an f32 partial
+  // output and log-sum-exp for every head; the combine reads them back.
+  int64_t partialResultBytes = problem.heads * (kVDim + 1) * 4;
+  options.programOverheadBytes =
+      problem.heads * kQkDim * 2 + partialResultBytes + kProgramLatencyBytes;
+  options.combineBytesPerSplit = partialResultBytes;
+  return options;
+}
+
+MlaDriver::MlaDriver(Backend &backend, const MlaKernels &kernels,
+                     const MlaProblem &problem, const LaunchPlan &plan)
+    : backend(backend), kernels(kernels), problem(problem), plan(plan) {}
+
+Status MlaDriver::prepare() {
+  if (Status s = bindKernel(*kernels.partial, partial))
+    return s;
+  return bindKernel(*kernels.combine, combine);
+}
+
+Status MlaDriver::bindKernel(const KernelInfo &kernel, BoundKernel &bound) {
+  bound.kernel = &kernel;
+  if (Status s = computeGrid(kernel, bound.grid))
+    return s;
+  bound.slots.assign(kernel.args.size(), ArgSlot{nullptr});
+  bound.args.assign(kernel.args.size(), nullptr);
+  for (size_t i = 0; i < kernel.args.size(); ++i) {
+    ArgBinding binding;
+    if (Status s = resolveArg(kernel, kernel.args[i], problem.kvDType, binding))
+      return s;
+    ArgSlot &slot = bound.slots[i];
+    bound.args[i] = &slot;
+    if (binding.role == MlaArg::ScaleStride) {
+      slot.i32 = static_cast<int32_t>(problem.scaleStride);
+      continue;
+    }
+    if (binding.role == MlaArg::SmScale) {
+      slot.f32 = problem.smScale;
+      continue;
+    }
+    if (Status s = materialize(binding.role))
+      return s;
+    slot.pointer = buffers[static_cast<size_t>(binding.role)].get();
+  }
+  return Status::success();
+}
+
+Status MlaDriver::computeGrid(const KernelInfo &kernel,
+                              std::array<int64_t, 3> &grid) {
+  for (size_t d = 0; d < 3; ++d) {
+    const GridExtent &extent = kernel.grid[d];
+    int64_t count = extent.count;
+    if (extent.quantity == "work_items")
+      count = static_cast<int64_t>(plan.items.size());
+    else if (extent.quantity == "max_q_len")
+      count = problem.maxQLen();
+    else if (extent.quantity == "total_q")
+      count = problem.totalQ();
+    else if (extent.quantity == "batch")
+      count = problem.batch();
+    // CUDA and HIP cap y and z at 65535.
+    int64_t limit = d == 0 ? std::numeric_limits<int32_t>::max() : 65535;
+    if (count > limit)
+      return Status::failure(
+          kernel.location,
+          formatString("kernel '%s': grid dimension %zu would be %lld, more "
+                       "than %lld",
+                       kernel.symbol.c_str(), d, static_cast<long long>(count),
+                       static_cast<long long>(limit)));
+    grid[d] = count;
+  }
+  return Status::success();
+}
+
+Status MlaDriver::materialize(MlaArg arg) {
+  DeviceBuffer &buffer = buffers[static_cast<size_t>(arg)];
+  if (buffer.get())
+    return Status::success();
+  int64_t totalQ = problem.totalQ(), heads = problem.heads;
+  const void *source = nullptr;
+  size_t bytes = 0;
+  switch (arg) {
+  case MlaArg::Q:
+    source = problem.q.data();
+    bytes = problem.q.size() * sizeof(uint16_t);
+    break;
+  case MlaArg::Kv:
+    source = problem.kv.data();
+    bytes = problem.kv.size();
+    break;
+  case MlaArg::KvScale:
+    if (problem.kvDType == KvDType::FP8) {
+      source = &problem.fp8Scale;
+      bytes = sizeof(float);
+    } else {
+      source = problem.mxScale.data();
+      bytes = problem.mxScale.size();
+    }
+    break;
+  case MlaArg::QoIndptr:
+    source = problem.qoIndptr.data();
+    bytes = problem.qoIndptr.size() * sizeof(int32_t);
+    break;
+  case MlaArg::KvIndptr:
+    source = problem.kvIndptr.data();
+    bytes = problem.kvIndptr.size() * sizeof(int32_t);
+    break;
+  case MlaArg::Work:
+    source = plan.items.data();
+    bytes = plan.items.size() * sizeof(WorkItem);
+    break;
+  case MlaArg::QSplits:
+    source = plan.qSplits.data();
+    bytes = plan.qSplits.size() * sizeof(int32_t);
+    break;
+  case MlaArg::PartOut:
+    bytes = totalQ * kernels.maxSplits * heads * kVDim * sizeof(float);
+    break;
+  case MlaArg::PartLse:
+    bytes = totalQ * kernels.maxSplits * heads * sizeof(float);
+    break;
+  case MlaArg::Out:
+    bytes = totalQ * heads * kVDim * sizeof(uint16_t);
+    break;
+  case MlaArg::ScaleStride:
+  case MlaArg::SmScale:
+  case MlaArg::NumArgs:
+    return Status::success();
+  }
+  if (Status s = buffer.allocate(backend, bytes))
+    return s;
+  if (source && bytes)
+    return backend.copyToDevice(buffer.get(), source, bytes);
+  return Status::success();
+}
+
+Status MlaDriver::poisonOutputs() {
+  for (MlaArg arg : {MlaArg::PartOut, MlaArg::PartLse, MlaArg::Out}) {
+    DeviceBuffer &buffer = buffers[static_cast<size_t>(arg)];
+    if (!buffer.get())
+      continue;
+    std::vector<uint8_t> poison(buffer.size());
+    if (arg == MlaArg::Out) {
+      // bf16 NaN 0xFFFF.
+      std::fill(poison.begin(), poison.end(), 0xFF);
+    } else {
+      const uint32_t nan = 0x7FC00000;
+      for (size_t i = 0; i + 4 <= poison.size(); i += 4)
+        std::memcpy(&poison[i], &nan, 4);
+    }
+    if (Status s =
+            backend.copyToDevice(buffer.get(), poison.data(), poison.size()))
+      return s;
+  }
+  return Status::success();
+}
+
+Status MlaDriver::launchBoth() {
+  for (BoundKernel *bound : {&partial, &combine}) {
+    // An empty grid (no work items, or no queries) has nothing to run.
+    if (bound->grid[0] == 0 || bound->grid[1] == 0 || bound->grid[2] == 0)
+      continue;
+    if (Status s =
+            backend.launch(*bound->kernel, bound->grid, bound->args.data()))
+      return s;
+  }
+  return Status::success();
+}
+
+Status MlaDriver::run() {
+  if (Status s = poisonOutputs())
+    return s;
+  if (Status s = launchBoth())
+    return s;
+  return backend.synchronize();
+}
+
+Status MlaDriver::readOutput(std::vector<uint16_t> &out) {
+  out.resize(problem.totalQ() * problem.heads * kVDim);
+  if (out.empty())
+    return Status::success();
+  return backend.copyToHost(out.data(),
+                            buffers[static_cast<size_t>(MlaArg::Out)].get(),
+                            out.size() * sizeof(uint16_t));
+}
+
+Status MlaDriver::benchmark(int64_t warmup, int64_t iterations,
+                            double &medianMicroseconds) {
+  for (int64_t i = 0; i < warmup; ++i)
+    if (Status s = launchBoth())
+      return s;
+  if (Status s = backend.synchronize())
+    return s;
+  std::vector<double> times;
+  for (int64_t i = 0; i < iterations; ++i) {
+    double microseconds = 0;
+    if (Status s = backend.startTimer())
+      return s;
+    if (Status s = launchBoth())
+      return s;
+    if (Status s = backend.stopTimer(microseconds))
+      return s;
+    times.push_back(microseconds);
+  }
+  std::sort(times.begin(), times.end());
+  size_t n = times.size();
+  medianMicroseconds =
+      n == 0 ? 0
+             : (n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]));
+  return Status::success();
+}
+
+} // namespace mla::runtime

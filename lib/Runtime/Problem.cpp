@@ -1,0 +1,535 @@
+//===- Problem.cpp - The MLA decode problem data --------------------------===//
+
+#include "mla/Runtime/Problem.h"
+#include "mla/Runtime/Formats.h"
+#include "mla/Runtime/Npy.h"
+#include "mla/Runtime/ThreadPool.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <unistd.h>
+
+namespace mla::runtime {
+
+const char *kvDTypeName(KvDType dtype) {
+  switch (dtype) {
+  case KvDType::BF16:
+    return "bf16";
+  case KvDType::FP8:
+    return "fp8";
+  case KvDType::MXFP4:
+    return "mxfp4";
+  }
+  return "?";
+}
+
+bool parseKvDType(std::string_view name, KvDType &dtype) {
+  for (KvDType candidate : {KvDType::BF16, KvDType::FP8, KvDType::MXFP4}) {
+    if (name == kvDTypeName(candidate)) {
+      dtype = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+int64_t MlaProblem::maxQLen() const {
+  int64_t result = 0;
+  for (int64_t seq = 0; seq < batch(); ++seq)
+    result = std::max(result, qLen(seq));
+  return result;
+}
+
+int64_t MlaProblem::kvRowBytes() const {
+  switch (kvDType) {
+  case KvDType::BF16:
+    return 2 * kQkDim;
+  case KvDType::FP8:
+    return kQkDim;
+  case KvDType::MXFP4:
+    return kPackedFp4RowBytes;
+  }
+  return 0;
+}
+
+void MlaProblem::dequantizeKvRow(int64_t row, double *values) const {
+  const uint8_t *bytes = kv.data() + row * kvRowBytes();
+  switch (kvDType) {
+  case KvDType::BF16:
+    for (int64_t i = 0; i < kQkDim; ++i)
+      values[i] = bf16ToFloat(static_cast<uint16_t>(
+          bytes[2 * i] | (static_cast<uint16_t>(bytes[2 * i + 1]) << 8)));
+    return;
+  case KvDType::FP8:
+    for (int64_t i = 0; i < kQkDim; ++i)
+      values[i] = static_cast<double>(fp8E4M3FNToFloat(bytes[i])) *
+                  static_cast<double>(fp8Scale);
+    return;
+  case KvDType::MXFP4: {
+    const uint8_t *scales = mxScale.data() + row * scaleStride;
+    for (int64_t i = 0; i < kQkDim; ++i) {
+      uint8_t byte = bytes[i / 2];
+      uint8_t nibble = (i % 2 == 0) ? (byte & 0xF) : (byte >> 4);
+      values[i] = static_cast<double>(fp4E2M1ToFloat(nibble)) *
+                  static_cast<double>(e8m0ToFloat(scales[i / kMxBlockSize]));
+    }
+    return;
+  }
+  }
+}
+
+int64_t MlaProblem::essentialBytes() const {
+  int64_t bytes = static_cast<int64_t>(q.size()) * 2 +
+                  static_cast<int64_t>(kv.size()) +
+                  static_cast<int64_t>(qoIndptr.size() + kvIndptr.size()) * 4 +
+                  totalQ() * heads * kVDim * 2;
+  if (kvDType == KvDType::FP8)
+    bytes += 4;
+  if (kvDType == KvDType::MXFP4)
+    bytes += totalKv() * kMxScalesPerRow;
+  return bytes;
+}
+
+Status checkHeadCount(int64_t heads, const std::string &subject) {
+  if (heads <= 0 || heads % kHeadGranule != 0 || heads > kMaxHeads)
+    return Status::failure(
+        subject, formatString("%lld heads: the head count must be a multiple "
+                              "of 16 from 16 to 128",
+                              static_cast<long long>(heads)));
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Generator
+//===----------------------------------------------------------------------===//
+
+/// splitmix64's output function: a bijective 64-bit mix.
+static uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/// log(x) for x > 0 with IEEE add, multiply and divide only, so that it
+/// rounds the same everywhere (libm's log may differ in the last bit).
+static double portableLog(double x) {
+  int exponent;
+  double mantissa = std::frexp(x, &exponent);
+  if (mantissa < 0.70710678118654752) {
+    mantissa *= 2;
+    --exponent;
+  }
+  // log(m) = 2 atanh(f), f = (m - 1) / (m + 1), |f| <= 0.172: the odd series
+  // to f^25 is below double rounding.
+  double f = (mantissa - 1) / (mantissa + 1);
+  double f2 = f * f;
+  double series = 0;
+  for (int k = 25; k >= 1; k -= 2)
+    series = series * f2 + 1.0 / k;
+  return 2 * f * series + exponent * 0.69314718055994530942;
+}
+
+namespace {
+
+/// Standard normal values from one xoshiro256** stream.
+class NormalStream {
+public:
+  /// Stream `index` of tensor `tensor` for `seed`.
+  NormalStream(uint64_t seed, uint64_t tensor, uint64_t index) {
+    uint64_t state = seed ^ mix64((tensor << 56) ^ index);
+    for (uint64_t &word : words) {
+      state += 0x9E3779B97F4A7C15ull;
+      word = mix64(state);
+    }
+  }
+
+  double next() {
+    if (hasSpare) {
+      hasSpare = false;
+      return spare;
+    }
+    // Marsaglia's polar method: no trigonometry, one log per pair.
+    double u, v, s;
+    do {
+      u = 2 * uniform() - 1;
+      v = 2 * uniform() - 1;
+      s = u * u + v * v;
+    } while (s >= 1 || s == 0);
+    double factor = std::sqrt(-2 * portableLog(s) / s);
+    spare = v * factor;
+    hasSpare = true;
+    return u * factor;
+  }
+
+private:
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+  uint64_t nextBits() {
+    uint64_t result = rotl(words[1] * 5, 7) * 9;
+    uint64_t t = words[1] << 17;
+    words[2] ^= words[0];
+    words[3] ^= words[1];
+    words[1] ^= words[2];
+    words[0] ^= words[3];
+    words[2] ^= t;
+    words[3] = rotl(words[3], 45);
+    return result;
+  }
+
+  /// Uniform in [0, 1) with 53 random bits.
+  double uniform() { return static_cast<double>(nextBits() >> 11) * 0x1p-53; }
+
+  uint64_t words[4];
+  double spare = 0;
+  bool hasSpare = false;
+};
+
+enum : uint64_t { kQueryStream = 1, kKvStream = 2 };
+
+/// Rows per parallel task: large enough to amortize dispatch.
+constexpr int64_t kRowsPerTask = 64;
+
+} // namespace
+
+/// Runs body(begin, end) over [0, rows) in chunks on the pool.
+static void forRowChunks(ThreadPool &pool, int64_t rows,
+                         const std::function<void(int64_t, int64_t)> &body) {
+  int64_t tasks = (rows + kRowsPerTask - 1) / kRowsPerTask;
+  pool.parallelFor(tasks, [&](int64_t task) {
+    int64_t begin = task * kRowsPerTask;
+    body(begin, std::min(rows, begin + kRowsPerTask));
+  });
+}
+
+/// Physical memory of this machine in bytes.
+static uint64_t physicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return UINT64_MAX;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
+}
+
+static Status checkGeneratorOptions(const GeneratorOptions &options) {
+  if (Status s = checkHeadCount(options.heads, "--heads"))
+    return s;
+  if (options.qLen < 1 || options.qLen > kMaxQLen)
+    return Status::failure("--q-len",
+                           formatString("%lld: must be 1..4",
+                                        static_cast<long long>(options.qLen)));
+  if (options.kvLens.empty())
+    return Status::failure(options.kvLensFlag, "the batch is empty");
+  int64_t totalKv = 0;
+  for (int64_t length : options.kvLens) {
+    if (length < 0)
+      return Status::failure(options.kvLensFlag,
+                             "KV lengths must be non-negative");
+    totalKv += length;
+    if (totalKv > INT32_MAX)
+      return Status::failure(options.kvLensFlag,
+                             "more than 2^31 - 1 KV rows in all");
+  }
+  int64_t totalQ = options.qLen * static_cast<int64_t>(options.kvLens.size());
+  if (totalQ > INT32_MAX)
+    return Status::failure("--batch", "more than 2^31 - 1 queries in all");
+  // The generator holds q, the bf16 cache and its quantized copy.
+  uint64_t needed = static_cast<uint64_t>(totalQ) * options.heads * kQkDim * 2 +
+                    static_cast<uint64_t>(totalKv) * kQkDim * 2 * 2;
+  uint64_t available = physicalMemoryBytes();
+  if (needed > available)
+    return Status::failure(
+        options.kvLensFlag,
+        formatString("the problem needs %.1f GiB, more than the %.1f GiB of "
+                     "memory of this machine",
+                     needed / 1073741824.0, available / 1073741824.0));
+  return Status::success();
+}
+
+Status generateProblem(const GeneratorOptions &options, ThreadPool &pool,
+                       MlaProblem &problem) {
+  if (Status s = checkGeneratorOptions(options))
+    return s;
+  MlaProblem result;
+  result.kvDType = options.kvDType;
+  result.heads = options.heads;
+  result.smScale = options.smScale;
+  int64_t batch = static_cast<int64_t>(options.kvLens.size());
+  result.qoIndptr.resize(batch + 1);
+  result.kvIndptr.resize(batch + 1);
+  for (int64_t seq = 0; seq < batch; ++seq) {
+    result.qoIndptr[seq + 1] =
+        result.qoIndptr[seq] + static_cast<int32_t>(options.qLen);
+    result.kvIndptr[seq + 1] =
+        result.kvIndptr[seq] + static_cast<int32_t>(options.kvLens[seq]);
+  }
+  int64_t totalQ = result.totalQ(), totalKv = result.totalKv();
+
+  int64_t qRowElements = options.heads * kQkDim;
+  result.q.resize(totalQ * qRowElements);
+  forRowChunks(pool, totalQ, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      NormalStream stream(options.seed, kQueryStream, row);
+      uint16_t *out = result.q.data() + row * qRowElements;
+      for (int64_t i = 0; i < qRowElements; ++i)
+        out[i] = floatToBf16(static_cast<float>(stream.next()));
+    }
+  });
+
+  // The cache is drawn in bf16 first and quantized from there, as the
+  // problem quantizes its bf16 cache.
+  std::vector<uint16_t> cache(totalKv * kQkDim);
+  forRowChunks(pool, totalKv, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      NormalStream stream(options.seed, kKvStream, row);
+      for (int64_t i = 0; i < kQkDim; ++i)
+        cache[row * kQkDim + i] =
+            floatToBf16(static_cast<float>(stream.next()));
+    }
+  });
+
+  switch (options.kvDType) {
+  case KvDType::BF16:
+    result.kv.resize(cache.size() * 2);
+    for (size_t i = 0; i < cache.size(); ++i) {
+      result.kv[2 * i] = static_cast<uint8_t>(cache[i] & 0xFF);
+      result.kv[2 * i + 1] = static_cast<uint8_t>(cache[i] >> 8);
+    }
+    break;
+  case KvDType::FP8: {
+    float amax = 0;
+    for (uint16_t bits : cache)
+      amax = std::max(amax, std::fabs(bf16ToFloat(bits)));
+    result.fp8Scale = amax > 0 ? amax / kFp8E4M3Max : 1.0f;
+    result.kv.resize(cache.size());
+    forRowChunks(pool, totalKv, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin * kQkDim; i < end * kQkDim; ++i)
+        result.kv[i] =
+            floatToFp8E4M3FN(bf16ToFloat(cache[i]) / result.fp8Scale);
+    });
+    break;
+  }
+  case KvDType::MXFP4: {
+    constexpr int64_t kScaleRowGranule = 256, kPaddedStride = 24;
+    result.scaleStride = kPaddedStride;
+    result.scaleRows =
+        (totalKv + kScaleRowGranule - 1) / kScaleRowGranule * kScaleRowGranule;
+    result.mxScale.assign(result.scaleRows * result.scaleStride, kE8M0NaN);
+    result.kv.resize(totalKv * kPackedFp4RowBytes);
+    forRowChunks(pool, totalKv, [&](int64_t begin, int64_t end) {
+      for (int64_t row = begin; row < end; ++row) {
+        for (int64_t block = 0; block < kMxScalesPerRow; ++block) {
+          const uint16_t *values = &cache[row * kQkDim + block * kMxBlockSize];
+          float amax = 0;
+          for (int64_t i = 0; i < kMxBlockSize; ++i)
+            amax = std::max(amax, std::fabs(bf16ToFloat(values[i])));
+          uint8_t scale = mxfp4BlockScale(amax);
+          result.mxScale[row * result.scaleStride + block] = scale;
+          uint8_t *packed =
+              &result.kv[row * kPackedFp4RowBytes + block * kMxBlockSize / 2];
+          for (int64_t i = 0; i < kMxBlockSize; i += 2) {
+            // Dividing by a power of two is exact.
+            uint8_t even =
+                floatToFp4E2M1(std::ldexp(bf16ToFloat(values[i]), 127 - scale));
+            uint8_t odd = floatToFp4E2M1(
+                std::ldexp(bf16ToFloat(values[i + 1]), 127 - scale));
+            packed[i / 2] = static_cast<uint8_t>(even | (odd << 4));
+          }
+        }
+      }
+    });
+    break;
+  }
+  }
+  problem = std::move(result);
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Loading
+//===----------------------------------------------------------------------===//
+
+/// `directory`/`name`, without a doubled slash.
+static std::string joinPath(const std::string &directory,
+                            const std::string &name) {
+  if (directory.empty() || directory.back() == '/')
+    return directory + name;
+  return directory + "/" + name;
+}
+
+/// Fails unless `array` (read from `path`) has one of `allowed` dtypes.
+static Status expectDType(const NpyArray &array, const std::string &path,
+                          std::initializer_list<NpyDType> allowed,
+                          const char *role) {
+  for (NpyDType dtype : allowed)
+    if (array.dtype == dtype)
+      return Status::success();
+  std::string expected;
+  for (NpyDType dtype : allowed)
+    expected +=
+        std::string(expected.empty() ? "" : " or ") + npyDTypeName(dtype);
+  return Status::failure(path, formatString("dtype %s, expected %s (%s)",
+                                            npyDTypeName(array.dtype),
+                                            expected.c_str(), role));
+}
+
+/// Validates an indptr read from `path`: starts at 0, never decreases and
+/// ends at `rows`, the row count of `rowsFile`.
+static Status checkIndptr(const std::vector<int32_t> &indptr,
+                          const std::string &path, int64_t rows,
+                          const std::string &rowsFile) {
+  if (indptr[0] != 0)
+    return Status::failure(
+        path, formatString("first entry is %d, expected 0", indptr[0]));
+  for (size_t i = 1; i < indptr.size(); ++i)
+    if (indptr[i] < indptr[i - 1])
+      return Status::failure(
+          path, formatString("not monotonic: entry %zu (%d) is less than "
+                             "entry %zu (%d)",
+                             i, indptr[i], i - 1, indptr[i - 1]));
+  int64_t last = indptr.back();
+  if (last > rows)
+    return Status::failure(
+        path, formatString("last entry %lld is past the end of %s (%lld "
+                           "rows)",
+                           static_cast<long long>(last), rowsFile.c_str(),
+                           static_cast<long long>(rows)));
+  if (last < rows)
+    return Status::failure(
+        path, formatString("last entry %lld does not cover the %lld rows of "
+                           "%s",
+                           static_cast<long long>(last),
+                           static_cast<long long>(rows), rowsFile.c_str()));
+  return Status::success();
+}
+
+Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
+                   MlaProblem &problem) {
+  std::string qPath = joinPath(directory, "q.npy");
+  std::string kvPath = joinPath(directory, "kv.npy");
+  std::string scalePath = joinPath(directory, "kv_scale.npy");
+  std::string qoPath = joinPath(directory, "qo_indptr.npy");
+  std::string kvIndptrPath = joinPath(directory, "kv_indptr.npy");
+
+  NpyArray q, kv, scale, qoIndptr, kvIndptr;
+  if (Status s = readNpy(qoPath, qoIndptr))
+    return s;
+  if (Status s = readNpy(kvIndptrPath, kvIndptr))
+    return s;
+  if (Status s = readNpy(qPath, q))
+    return s;
+  if (Status s = readNpy(kvPath, kv))
+    return s;
+  if (kvDType != KvDType::BF16) {
+    if (Status s = readNpy(scalePath, scale))
+      return s;
+  }
+
+  // Indptrs: int32 vectors of the same length, at least two entries.
+  for (auto [array, path] :
+       {std::pair{&qoIndptr, &qoPath}, std::pair{&kvIndptr, &kvIndptrPath}}) {
+    if (Status s = expectDType(*array, *path, {NpyDType::Int32}, "row offsets"))
+      return s;
+    if (array->shape.size() != 1 || array->shape[0] < 2)
+      return Status::failure(*path,
+                             "shape " + array->shapeString() +
+                                 ", expected (batch + 1,) with batch >= 1");
+  }
+  if (kvIndptr.shape[0] != qoIndptr.shape[0])
+    return Status::failure(
+        kvIndptrPath,
+        formatString("%lld entries, but qo_indptr.npy has %lld (both are "
+                     "batch + 1)",
+                     static_cast<long long>(kvIndptr.shape[0]),
+                     static_cast<long long>(qoIndptr.shape[0])));
+
+  // q: [totalQ, H, 576] bf16 bits.
+  if (Status s = expectDType(q, qPath, {NpyDType::UInt16}, "bf16 bits"))
+    return s;
+  if (q.shape.size() != 3 || q.shape[2] != kQkDim)
+    return Status::failure(qPath, "shape " + q.shapeString() +
+                                      ", expected (total_q, heads, 576)");
+  if (Status s = checkHeadCount(q.shape[1], qPath))
+    return s;
+
+  // kv: [totalKv, 1, D] or [totalKv, D].
+  int64_t rowElements = kvDType == KvDType::MXFP4 ? kPackedFp4RowBytes : kQkDim;
+  if (kvDType == KvDType::BF16) {
+    if (Status s = expectDType(kv, kvPath, {NpyDType::UInt16},
+                               "bf16 bits for --kv-dtype bf16"))
+      return s;
+  } else if (Status s = expectDType(
+                 kv, kvPath, {NpyDType::UInt8, NpyDType::Int8},
+                 kvDType == KvDType::FP8 ? "fp8 bytes for --kv-dtype fp8"
+                                         : "packed fp4 for --kv-dtype mxfp4")) {
+    return s;
+  }
+  bool kvShapeOk =
+      (kv.shape.size() == 2 && kv.shape[1] == rowElements) ||
+      (kv.shape.size() == 3 && kv.shape[1] == 1 && kv.shape[2] == rowElements);
+  if (!kvShapeOk)
+    return Status::failure(
+        kvPath, formatString("shape %s, expected (total_kv, 1, %lld) or "
+                             "(total_kv, %lld) for --kv-dtype %s",
+                             kv.shapeString().c_str(),
+                             static_cast<long long>(rowElements),
+                             static_cast<long long>(rowElements),
+                             kvDTypeName(kvDType)));
+  if (kv.shape[0] > INT32_MAX || q.shape[0] > INT32_MAX)
+    return Status::failure(kv.shape[0] > INT32_MAX ? kvPath : qPath,
+                           "more than 2^31 - 1 rows");
+
+  std::vector<int32_t> qo = qoIndptr.elementsAs<int32_t>();
+  std::vector<int32_t> kvOffsets = kvIndptr.elementsAs<int32_t>();
+  if (Status s = checkIndptr(qo, qoPath, q.shape[0], "q.npy"))
+    return s;
+  if (Status s = checkIndptr(kvOffsets, kvIndptrPath, kv.shape[0], "kv.npy"))
+    return s;
+  for (size_t seq = 0; seq + 1 < qo.size(); ++seq)
+    if (qo[seq + 1] - qo[seq] > kMaxQLen)
+      return Status::failure(
+          qoPath, formatString("sequence %zu has %d queries, at most 4 are "
+                               "supported",
+                               seq, qo[seq + 1] - qo[seq]));
+
+  MlaProblem result;
+  result.kvDType = kvDType;
+  result.heads = q.shape[1];
+  result.smScale = smScale;
+  result.qoIndptr = std::move(qo);
+  result.kvIndptr = std::move(kvOffsets);
+  result.q = q.elementsAs<uint16_t>();
+  result.kv = std::move(kv.bytes);
+
+  if (kvDType == KvDType::FP8) {
+    if (Status s = expectDType(scale, scalePath, {NpyDType::Float32},
+                               "the per-tensor fp8 scale"))
+      return s;
+    if (scale.numElements() != 1)
+      return Status::failure(scalePath, "shape " + scale.shapeString() +
+                                            ", expected (1,)");
+    std::memcpy(&result.fp8Scale, scale.bytes.data(), sizeof(float));
+  } else if (kvDType == KvDType::MXFP4) {
+    if (Status s =
+            expectDType(scale, scalePath, {NpyDType::UInt8, NpyDType::Int8},
+                        "E8M0 block scales"))
+      return s;
+    if (scale.shape.size() != 2)
+      return Status::failure(scalePath, "shape " + scale.shapeString() +
+                                            ", expected (rows, cols)");
+    if (scale.shape[0] < result.totalKv() || scale.shape[1] < kMxScalesPerRow)
+      return Status::failure(
+          scalePath,
+          formatString("shape %s is too small: needs rows >= %lld (the KV "
+                       "rows) and cols >= 18",
+                       scale.shapeString().c_str(),
+                       static_cast<long long>(result.totalKv())));
+    result.scaleRows = scale.shape[0];
+    result.scaleStride = scale.shape[1];
+    result.mxScale = std::move(scale.bytes);
+  }
+  problem = std::move(result);
+  return Status::success();
+}
+
+} // namespace mla::runtime

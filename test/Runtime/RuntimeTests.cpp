@@ -1,0 +1,880 @@
+//===- RuntimeTests.cpp - Unit tests of the MLA runtime library -----------===//
+//
+// usage: mla-runtime-tests SCRATCH_DIR
+// Prints failed checks to stderr and a count line to stdout; the exit status
+// is non-zero when a check failed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mla/Runtime/Backend.h"
+#include "mla/Runtime/Check.h"
+#include "mla/Runtime/Formats.h"
+#include "mla/Runtime/Json.h"
+#include "mla/Runtime/LaunchPlan.h"
+#include "mla/Runtime/Manifest.h"
+#include "mla/Runtime/MlaDriver.h"
+#include "mla/Runtime/Npy.h"
+#include "mla/Runtime/Problem.h"
+#include "mla/Runtime/Reference.h"
+#include "mla/Runtime/ThreadPool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace mla::runtime;
+
+static int numChecks = 0;
+static int numFailures = 0;
+
+#define CHECK(condition)                                                       \
+  do {                                                                         \
+    ++numChecks;                                                               \
+    if (!(condition)) {                                                        \
+      ++numFailures;                                                           \
+      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__,    \
+                   #condition);                                                \
+    }                                                                          \
+  } while (false)
+
+/// Checks that `status` failed with a message containing `text`.
+#define CHECK_ERROR(status, text)                                              \
+  do {                                                                         \
+    Status checkedStatus = (status);                                           \
+    ++numChecks;                                                               \
+    if (checkedStatus.ok() ||                                                  \
+        checkedStatus.message().find(text) == std::string::npos) {             \
+      ++numFailures;                                                           \
+      std::fprintf(stderr,                                                     \
+                   "%s:%d: expected an error containing '%s', got "            \
+                   "'%s'\n",                                                   \
+                   __FILE__, __LINE__, std::string(text).c_str(),              \
+                   checkedStatus.ok() ? "success"                              \
+                                      : checkedStatus.message().c_str());      \
+    }                                                                          \
+  } while (false)
+
+#define CHECK_OK(status)                                                       \
+  do {                                                                         \
+    Status checkedStatus = (status);                                           \
+    ++numChecks;                                                               \
+    if (!checkedStatus.ok()) {                                                 \
+      ++numFailures;                                                           \
+      std::fprintf(stderr, "%s:%d: unexpected error: %s\n", __FILE__,          \
+                   __LINE__, checkedStatus.message().c_str());                 \
+    }                                                                          \
+  } while (false)
+
+static bool near(double a, double b, double tolerance = 1e-12) {
+  return std::fabs(a - b) <= tolerance * std::max(1.0, std::fabs(b));
+}
+
+//===----------------------------------------------------------------------===//
+// Formats
+//===----------------------------------------------------------------------===//
+
+static void testBf16() {
+  CHECK(floatToBf16(1.0f) == 0x3F80);
+  CHECK(floatToBf16(-2.0f) == 0xC000);
+  // Halfway cases round to the even neighbour.
+  CHECK(floatToBf16(1.0f + std::ldexp(1.0f, -8)) == 0x3F80);
+  CHECK(floatToBf16(1.0f + 3 * std::ldexp(1.0f, -8)) == 0x3F82);
+  CHECK(floatToBf16(1.0f + std::ldexp(1.0f, -8) + std::ldexp(1.0f, -12)) ==
+        0x3F81);
+  CHECK(floatToBf16(INFINITY) == 0x7F80);
+  CHECK(floatToBf16(3.4e38f) == 0x7F80);
+  CHECK(std::isnan(bf16ToFloat(floatToBf16(NAN))));
+  bool roundTrips = true;
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    float value = bf16ToFloat(static_cast<uint16_t>(bits));
+    if (!std::isnan(value) && floatToBf16(value) != bits)
+      roundTrips = false;
+  }
+  CHECK(roundTrips);
+}
+
+static void testFp8() {
+  CHECK(fp8E4M3FNToFloat(0x38) == 1.0f);
+  CHECK(fp8E4M3FNToFloat(0x7E) == 448.0f);
+  CHECK(fp8E4M3FNToFloat(0xFE) == -448.0f);
+  CHECK(fp8E4M3FNToFloat(0x01) == std::ldexp(1.0f, -9));
+  CHECK(fp8E4M3FNToFloat(0x08) == std::ldexp(1.0f, -6));
+  CHECK(std::isnan(fp8E4M3FNToFloat(0x7F)));
+  CHECK(std::isnan(fp8E4M3FNToFloat(0xFF)));
+  // 0x78..0x7E are finite: e4m3fn has no infinities.
+  CHECK(fp8E4M3FNToFloat(0x78) == 256.0f);
+  bool roundTrips = true;
+  for (uint32_t bits = 0; bits < 256; ++bits) {
+    float value = fp8E4M3FNToFloat(static_cast<uint8_t>(bits));
+    if (!std::isnan(value) && floatToFp8E4M3FN(value) != bits)
+      roundTrips = false;
+  }
+  CHECK(roundTrips);
+  // Saturation.
+  CHECK(floatToFp8E4M3FN(449.0f) == 0x7E);
+  CHECK(floatToFp8E4M3FN(1e6f) == 0x7E);
+  CHECK(floatToFp8E4M3FN(-INFINITY) == 0xFE);
+  CHECK(std::isnan(fp8E4M3FNToFloat(floatToFp8E4M3FN(NAN))));
+  // Round to nearest even, normal and subnormal.
+  CHECK(floatToFp8E4M3FN(1.0625f) == 0x38);
+  CHECK(floatToFp8E4M3FN(1.1875f) == 0x3A);
+  CHECK(floatToFp8E4M3FN(1.07f) == 0x39);
+  CHECK(floatToFp8E4M3FN(std::ldexp(1.0f, -10)) == 0x00);
+  CHECK(floatToFp8E4M3FN(3 * std::ldexp(1.0f, -10)) == 0x02);
+  CHECK(floatToFp8E4M3FN(-0.0f) == 0x80);
+  // Rounding up out of the subnormals and into the top binade.
+  CHECK(floatToFp8E4M3FN(15 * std::ldexp(1.0f, -10)) == 0x08);
+  CHECK(floatToFp8E4M3FN(440.0f) == 0x7E);
+}
+
+static void testFp4AndE8M0() {
+  const float values[8] = {0, 0.5f, 1, 1.5f, 2, 3, 4, 6};
+  for (uint8_t code = 0; code < 16; ++code) {
+    float expected = (code & 8) ? -values[code & 7] : values[code & 7];
+    CHECK(fp4E2M1ToFloat(code) == expected);
+    CHECK(floatToFp4E2M1(fp4E2M1ToFloat(code)) == code);
+  }
+  CHECK(fp4E2M1ToFloat(0x10 | 0x3) == 1.5f);
+  // Ties to even codes.
+  CHECK(floatToFp4E2M1(0.25f) == 0);
+  CHECK(floatToFp4E2M1(0.75f) == 2);
+  CHECK(floatToFp4E2M1(1.25f) == 2);
+  CHECK(floatToFp4E2M1(1.75f) == 4);
+  CHECK(floatToFp4E2M1(2.5f) == 4);
+  CHECK(floatToFp4E2M1(3.5f) == 6);
+  CHECK(floatToFp4E2M1(5.0f) == 6);
+  CHECK(floatToFp4E2M1(5.1f) == 7);
+  CHECK(floatToFp4E2M1(0.3f) == 1);
+  // Saturation.
+  CHECK(floatToFp4E2M1(7.0f) == 7);
+  CHECK(floatToFp4E2M1(-100.0f) == 0xF);
+
+  CHECK(e8m0ToFloat(127) == 1.0f);
+  CHECK(e8m0ToFloat(128) == 2.0f);
+  CHECK(e8m0ToFloat(0) == std::ldexp(1.0f, -127));
+  CHECK(e8m0ToFloat(254) == std::ldexp(1.0f, 127));
+  CHECK(std::isnan(e8m0ToFloat(0xFF)));
+
+  CHECK(mxfp4BlockScale(6.0f) == 127);
+  CHECK(mxfp4BlockScale(4.0f) == 127);
+  CHECK(mxfp4BlockScale(7.9f) == 127);
+  CHECK(mxfp4BlockScale(8.0f) == 128);
+  CHECK(mxfp4BlockScale(1.0f) == 125);
+  CHECK(mxfp4BlockScale(0.0f) == 0);
+  CHECK(mxfp4BlockScale(1e-40f) == 0);
+  CHECK(mxfp4BlockScale(NAN) == 0xFF);
+}
+
+//===----------------------------------------------------------------------===//
+// Reference
+//===----------------------------------------------------------------------===//
+
+/// A bf16 problem with one sequence per entry of `qLens`/`kvLens`, all
+/// values zero; tests fill in what they need.
+static MlaProblem makeBf16Problem(int64_t heads,
+                                  const std::vector<int32_t> &qLens,
+                                  const std::vector<int32_t> &kvLens) {
+  MlaProblem problem;
+  problem.kvDType = KvDType::BF16;
+  problem.heads = heads;
+  problem.smScale = 1.0f;
+  problem.qoIndptr = {0};
+  problem.kvIndptr = {0};
+  for (size_t i = 0; i < qLens.size(); ++i) {
+    problem.qoIndptr.push_back(problem.qoIndptr.back() + qLens[i]);
+    problem.kvIndptr.push_back(problem.kvIndptr.back() + kvLens[i]);
+  }
+  problem.q.assign(problem.totalQ() * heads * kQkDim, 0);
+  problem.kv.assign(problem.totalKv() * 2 * kQkDim, 0);
+  return problem;
+}
+
+static void setKv(MlaProblem &problem, int64_t row, int64_t dim, float value) {
+  uint16_t bits = floatToBf16(value);
+  problem.kv[(row * kQkDim + dim) * 2] = static_cast<uint8_t>(bits & 0xFF);
+  problem.kv[(row * kQkDim + dim) * 2 + 1] = static_cast<uint8_t>(bits >> 8);
+}
+
+static void setQ(MlaProblem &problem, int64_t row, int64_t head, int64_t dim,
+                 float value) {
+  problem.q[(row * problem.heads + head) * kQkDim + dim] = floatToBf16(value);
+}
+
+static double outAt(const MlaProblem &problem, const std::vector<double> &out,
+                    int64_t row, int64_t head, int64_t dim) {
+  return out[(row * problem.heads + head) * kVDim + dim];
+}
+
+static void testReferenceSmallCases(ThreadPool &pool) {
+  // One key: the output is its value part, whatever the query.
+  {
+    MlaProblem problem = makeBf16Problem(16, {1}, {1});
+    for (int64_t d = 0; d < kQkDim; ++d)
+      setKv(problem, 0, d, static_cast<float>(d % 7) - 3);
+    setQ(problem, 0, 5, 0, 2.5f);
+    std::vector<double> out = computeReference(problem, pool);
+    CHECK(out.size() == static_cast<size_t>(16 * kVDim));
+    bool equal = true;
+    for (int64_t h = 0; h < 16; ++h)
+      for (int64_t d = 0; d < kVDim; ++d)
+        equal &= outAt(problem, out, 0, h, d) == static_cast<double>(d % 7) - 3;
+    CHECK(equal);
+  }
+  // Two keys with scores 0 and 1 (sm_scale 0.5, q.k2 = 2).
+  {
+    MlaProblem problem = makeBf16Problem(16, {1}, {2});
+    problem.smScale = 0.5f;
+    setQ(problem, 0, 3, 0, 1.0f);
+    setKv(problem, 1, 0, 2.0f);
+    for (int64_t d = 1; d < kQkDim; ++d) {
+      setKv(problem, 0, d, 1.0f);
+      setKv(problem, 1, d, -1.0f);
+    }
+    std::vector<double> out = computeReference(problem, pool);
+    double p2 = std::exp(1.0) / (1 + std::exp(1.0)), p1 = 1 - p2;
+    CHECK(near(outAt(problem, out, 0, 3, 0), 2 * p2));
+    CHECK(near(outAt(problem, out, 0, 3, 1), p1 - p2));
+    CHECK(near(outAt(problem, out, 0, 3, 511), p1 - p2));
+    // Head 0 has a zero query: equal weights.
+    CHECK(near(outAt(problem, out, 0, 0, 0), 1.0));
+    CHECK(near(outAt(problem, out, 0, 0, 7), 0.0));
+  }
+  // Causal q_len 2 over 3 keys: query 0 sees keys 0-1, query 1 all three.
+  {
+    MlaProblem problem = makeBf16Problem(16, {2}, {3});
+    for (int64_t row = 0; row < 3; ++row)
+      setKv(problem, row, 10, static_cast<float>(1 << row));
+    std::vector<double> out = computeReference(problem, pool);
+    CHECK(near(outAt(problem, out, 0, 0, 10), 1.5));
+    CHECK(near(outAt(problem, out, 1, 0, 10), 7.0 / 3));
+  }
+  // q_len 4 over 2 keys: queries 0 and 1 see nothing, 2 sees key 0.
+  {
+    MlaProblem problem = makeBf16Problem(16, {4}, {2});
+    setKv(problem, 0, 0, 4.0f);
+    setKv(problem, 1, 0, 8.0f);
+    std::vector<double> out = computeReference(problem, pool);
+    CHECK(outAt(problem, out, 0, 0, 0) == 0.0);
+    CHECK(outAt(problem, out, 1, 0, 0) == 0.0);
+    CHECK(near(outAt(problem, out, 2, 0, 0), 4.0));
+    CHECK(near(outAt(problem, out, 3, 0, 0), 6.0));
+  }
+  // kv_len 0 next to a non-empty sequence.
+  {
+    MlaProblem problem = makeBf16Problem(16, {1, 1}, {0, 1});
+    setKv(problem, 0, 0, 3.0f);
+    std::vector<double> out = computeReference(problem, pool);
+    CHECK(outAt(problem, out, 0, 0, 0) == 0.0);
+    CHECK(outAt(problem, out, 0, 15, 511) == 0.0);
+    CHECK(near(outAt(problem, out, 1, 0, 0), 3.0));
+  }
+}
+
+static void testReferenceQuantized(ThreadPool &pool) {
+  // fp8: values are code * scale.
+  {
+    MlaProblem problem = makeBf16Problem(16, {1}, {1});
+    problem.kvDType = KvDType::FP8;
+    problem.kv.assign(kQkDim, 0x38); // 1.0
+    problem.fp8Scale = 0.25f;
+    std::vector<double> out = computeReference(problem, pool);
+    CHECK(near(outAt(problem, out, 0, 0, 0), 0.25));
+  }
+  // mxfp4: nibble order and per-block scales; 0xFF poisons the row.
+  {
+    MlaProblem problem = makeBf16Problem(16, {1}, {1});
+    problem.kvDType = KvDType::MXFP4;
+    problem.kv.assign(kPackedFp4RowBytes, 0);
+    problem.kv[0] = 0x2 | (0x7 << 4); // element 0: 1.0, element 1: 6.0
+    problem.kv[16] = 0xB;             // element 32: -1.5
+    problem.scaleRows = 1;
+    problem.scaleStride = 24;
+    problem.mxScale.assign(24, 127);
+    problem.mxScale[1] = 129; // block 1 scaled by 4
+    double row[kQkDim];
+    problem.dequantizeKvRow(0, row);
+    CHECK(row[0] == 1.0 && row[1] == 6.0 && row[2] == 0.0 && row[32] == -6.0);
+    std::vector<double> out = computeReference(problem, pool);
+    CHECK(near(outAt(problem, out, 0, 0, 1), 6.0));
+    CHECK(near(outAt(problem, out, 0, 0, 32), -6.0));
+
+    problem.mxScale[17] = kE8M0NaN; // a rope block: every score is NaN
+    out = computeReference(problem, pool);
+    CHECK(std::isnan(outAt(problem, out, 0, 0, 0)));
+    CHECK(std::isnan(outAt(problem, out, 0, 15, 511)));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Check
+//===----------------------------------------------------------------------===//
+
+static void testCheck() {
+  std::vector<double> reference = {1.0, -2.0, 0.5, 0.0};
+  std::vector<uint16_t> out;
+  for (double value : reference)
+    out.push_back(floatToBf16(static_cast<float>(value)));
+  CheckResult exact = compareWithReference(out.data(), reference.data(), 4);
+  CHECK(exact.passed() && exact.relativeFrobenius == 0 &&
+        exact.maxAbsError == 0);
+  CHECK(exact.summary() ==
+        "check: rel_fro=0.0e+00 max_abs=0.0e+00 outside_tol=0/4 nan=0 PASS");
+
+  out[1] = floatToBf16(-2.1f);
+  CheckResult off = compareWithReference(out.data(), reference.data(), 4);
+  CHECK(!off.passed() && off.outsideTolerance == 1 && off.nanCount == 0);
+  CHECK(near(off.maxAbsError, 0.1, 1e-2));
+
+  out[1] = 0xFFFF;
+  CheckResult nan = compareWithReference(out.data(), reference.data(), 4);
+  CHECK(!nan.passed() && nan.nanCount == 1 && nan.outsideTolerance == 1);
+  CHECK(std::isnan(nan.maxAbsError));
+}
+
+//===----------------------------------------------------------------------===//
+// Generator
+//===----------------------------------------------------------------------===//
+
+/// FNV-1a of a byte range.
+static uint64_t fnv1a(const void *data, size_t size) {
+  const unsigned char *bytes = static_cast<const unsigned char *>(data);
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < size; ++i)
+    hash = (hash ^ bytes[i]) * 0x100000001b3ull;
+  return hash;
+}
+
+static void testGenerator() {
+  ThreadPool one(1), four(4);
+  GeneratorOptions options;
+  options.kvDType = KvDType::MXFP4;
+  options.heads = 16;
+  options.qLen = 2;
+  options.kvLens = {100, 0, 300};
+  options.seed = 7;
+  options.smScale = 0.125f;
+  MlaProblem a, b;
+  CHECK_OK(generateProblem(options, one, a));
+  CHECK_OK(generateProblem(options, four, b));
+  CHECK(a.q == b.q && a.kv == b.kv && a.mxScale == b.mxScale);
+  CHECK(a.qoIndptr == (std::vector<int32_t>{0, 2, 4, 6}));
+  CHECK(a.kvIndptr == (std::vector<int32_t>{0, 100, 100, 400}));
+  CHECK(a.kv.size() == static_cast<size_t>(400 * kPackedFp4RowBytes));
+  // Padded scale tensor: 512 x 24, padding NaN, real scales finite.
+  CHECK(a.scaleRows == 512 && a.scaleStride == 24);
+  bool paddingIsNaN = true, scalesFinite = true;
+  for (int64_t row = 0; row < a.scaleRows; ++row)
+    for (int64_t col = 0; col < a.scaleStride; ++col) {
+      bool real = row < 400 && col < kMxScalesPerRow;
+      uint8_t scale = a.mxScale[row * a.scaleStride + col];
+      if (real && scale == kE8M0NaN)
+        scalesFinite = false;
+      if (!real && scale != kE8M0NaN)
+        paddingIsNaN = false;
+    }
+  CHECK(paddingIsNaN && scalesFinite);
+
+  // Pinned hashes: a seed must give the same inputs on every machine,
+  // compiler and release.
+  CHECK(fnv1a(a.q.data(), a.q.size() * 2) == 0xf0d631777c6a2883ull);
+  CHECK(fnv1a(a.kv.data(), a.kv.size()) == 0x4c237df245caa428ull);
+  CHECK(fnv1a(a.mxScale.data(), a.mxScale.size()) == 0xf231ba79c0e67f20ull);
+  options.seed = 8;
+  MlaProblem c;
+  CHECK_OK(generateProblem(options, four, c));
+  CHECK(c.q != a.q);
+  options.seed = 7;
+
+  // Normal statistics of q.
+  double sum = 0, squares = 0;
+  for (uint16_t bits : a.q) {
+    double value = bf16ToFloat(bits);
+    sum += value;
+    squares += value * value;
+  }
+  double mean = sum / a.q.size(), variance = squares / a.q.size() - mean * mean;
+  CHECK(std::fabs(mean) < 0.02);
+  CHECK(std::fabs(variance - 1) < 0.05);
+
+  // fp8: the scale maps the largest magnitude onto 448.
+  options.kvDType = KvDType::FP8;
+  MlaProblem fp8;
+  CHECK_OK(generateProblem(options, four, fp8));
+  bool hitsMax = false;
+  for (uint8_t code : fp8.kv)
+    hitsMax |= (code & 0x7F) == 0x7E;
+  CHECK(hitsMax && fp8.fp8Scale == 0x1.592492p-7f);
+  CHECK(fnv1a(fp8.kv.data(), fp8.kv.size()) == 0x5afc54fea37f32f0ull);
+  options.kvDType = KvDType::BF16;
+  MlaProblem bf16;
+  CHECK_OK(generateProblem(options, four, bf16));
+  CHECK(fnv1a(bf16.kv.data(), bf16.kv.size()) == 0xd16a763bf8197ce8ull);
+  CHECK(bf16.q == fp8.q && bf16.mxScale.empty());
+
+  // Errors name the flags.
+  options.heads = 24;
+  CHECK_ERROR(generateProblem(options, four, c), "--heads: 24 heads");
+  options.heads = 16;
+  options.qLen = 5;
+  CHECK_ERROR(generateProblem(options, four, c), "--q-len: 5: must be 1..4");
+  options.qLen = 1;
+  options.kvLens = {INT32_MAX, 1};
+  options.kvLensFlag = "--kv-lens";
+  CHECK_ERROR(generateProblem(options, four, c), "--kv-lens: more than");
+}
+
+//===----------------------------------------------------------------------===//
+// Npy
+//===----------------------------------------------------------------------===//
+
+static void writeBytes(const std::string &path, const std::string &bytes) {
+  std::FILE *file = std::fopen(path.c_str(), "wb");
+  std::fwrite(bytes.data(), 1, bytes.size(), file);
+  std::fclose(file);
+}
+
+/// A version 1.0 file with `header` and `dataBytes` zero bytes of data.
+static std::string npyBytes(const std::string &header, size_t dataBytes) {
+  std::string bytes("\x93NUMPY\x01\x00", 8);
+  bytes.push_back(static_cast<char>(header.size() & 0xFF));
+  bytes.push_back(static_cast<char>(header.size() >> 8));
+  return bytes + header + std::string(dataBytes, '\0');
+}
+
+static void testNpy(const std::string &scratch) {
+  std::string path = scratch + "/round_trip.npy";
+  std::vector<int32_t> values = {1, -2, 3, 4, 5, 6};
+  CHECK_OK(writeNpy(path, NpyDType::Int32, {2, 3}, values.data()));
+  NpyArray array;
+  CHECK_OK(readNpy(path, array));
+  CHECK(array.dtype == NpyDType::Int32);
+  CHECK(array.shape == (std::vector<int64_t>{2, 3}));
+  CHECK(array.elementsAs<int32_t>() == values);
+  CHECK(array.shapeString() == "(2, 3)");
+
+  std::vector<uint16_t> halves = {0x3F80, 0xFFFF};
+  CHECK_OK(writeNpy(path, NpyDType::UInt16, {2}, halves.data()));
+  CHECK_OK(readNpy(path, array));
+  CHECK(array.dtype == NpyDType::UInt16 && array.shapeString() == "(2,)");
+  CHECK(array.elementsAs<uint16_t>() == halves);
+  // The data starts on a 64-byte boundary, as NumPy writes it.
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  std::fseek(file, 0, SEEK_END);
+  CHECK((std::ftell(file) - 4) % 64 == 0);
+  std::fclose(file);
+
+  // Version 2.0 headers, scalars and byte-order marks NumPy writes.
+  std::string v2("\x93NUMPY\x02\x00", 8);
+  std::string header =
+      "{'descr': '|i1', 'fortran_order': False, 'shape': (), }";
+  v2 += std::string({static_cast<char>(header.size()), 0, 0, 0});
+  writeBytes(path, v2 + header + "x");
+  CHECK_OK(readNpy(path, array));
+  CHECK(array.dtype == NpyDType::Int8 && array.shape.empty() &&
+        array.bytes[0] == 'x');
+
+  auto expectError = [&](const std::string &bytes, const std::string &text) {
+    writeBytes(path, bytes);
+    CHECK_ERROR(readNpy(path, array), path + ": " + text);
+  };
+  expectError("PK\x03\x04 not numpy", "not a .npy file (bad magic)");
+  expectError(std::string("\x93NUMPY\x03\x00", 8) + "abcd",
+              "unsupported .npy version 3.0");
+  expectError(npyBytes("{'descr': '<u2', 'fortran_order': False, 'shape': "
+                       "(4,), }",
+                       6),
+              "truncated data: shape (4,) of uint16 needs 8 bytes, the file "
+              "has 6");
+  expectError(npyBytes("{'descr': '<u2', 'fortran_order': False, 'shape': "
+                       "(4,), }",
+                       9),
+              "1 bytes after the data");
+  expectError(npyBytes("{'descr': '<f8', 'fortran_order': False, 'shape': "
+                       "(1,), }",
+                       8),
+              "unsupported dtype '<f8'");
+  expectError(npyBytes("{'descr': '>u2', 'fortran_order': False, 'shape': "
+                       "(1,), }",
+                       2),
+              "dtype '>u2' is not little-endian");
+  expectError(npyBytes("{'descr': '<i4', 'fortran_order': True, 'shape': "
+                       "(2, 2), }",
+                       16),
+              "Fortran-order array");
+  expectError(npyBytes("{'descr': '<i4', 'shape': (1,), }", 4),
+              "malformed header: missing");
+  expectError(npyBytes("{'descr': '<i4', 'fortran_order': False, 'shape': "
+                       "(-1,), }",
+                       4),
+              "malformed header: 'shape' is not a tuple");
+  expectError(std::string("\x93NUMPY\x01\x00\x40\x00{'descr'", 17),
+              "truncated header");
+  CHECK_ERROR(readNpy(scratch + "/missing.npy", array),
+              scratch + "/missing.npy: " + std::strerror(ENOENT));
+  CHECK_ERROR(
+      writeNpy(scratch + "/no/such/dir/x.npy", NpyDType::UInt8, {1}, "x"),
+      "cannot create");
+}
+
+//===----------------------------------------------------------------------===//
+// Json
+//===----------------------------------------------------------------------===//
+
+static void testJson() {
+  JsonValue value;
+  CHECK_OK(parseJson(
+      R"({"a": [1, -2.5e1, 12345678901], "s": "x\"\\\n\u00e9\ud83d\ude00",
+ "t": true, "f": false, "n": null, "o": {}})",
+      "doc", value));
+  CHECK(value.isObject() && value.getObject().size() == 6);
+  const JsonValue *a = value.find("a");
+  CHECK(a && a->isArray() && a->getArray().size() == 3);
+  CHECK(a->getArray()[0].isInteger() && a->getArray()[0].getInteger() == 1);
+  CHECK(!a->getArray()[1].isInteger() && a->getArray()[1].getNumber() == -25);
+  CHECK(a->getArray()[2].getInteger() == 12345678901);
+  CHECK(value.find("s")->getString() == "x\"\\\n\xC3\xA9\xF0\x9F\x98\x80");
+  CHECK(value.find("t")->getBool() && !value.find("f")->getBool());
+  CHECK(value.find("n")->isNull() && value.find("o")->isObject());
+  CHECK(value.find("missing") == nullptr);
+  CHECK(value.find("t")->line() == 2 && value.find("t")->column() == 7);
+
+  CHECK_ERROR(parseJson("{\n  \"a\": [1, 2,, 3]\n}", "m.json", value),
+              "m.json:2:14: expected a JSON value, found ','");
+  CHECK_ERROR(parseJson("{\"a\": 1} x", "m.json", value),
+              "m.json:1:10: unexpected text after the JSON value");
+  CHECK_ERROR(parseJson("{\"a\": \"abc", "m.json", value),
+              "unterminated string");
+  CHECK_ERROR(parseJson("{\"a\" 1}", "m.json", value),
+              "m.json:1:6: expected ':', found '1'");
+  CHECK_ERROR(parseJson("[01]", "m.json", value), "expected ',' or ']'");
+  CHECK_ERROR(parseJson("{\"a\": tru}", "m.json", value),
+              "expected a JSON value");
+  CHECK_ERROR(parseJson("\"\\q\"", "m.json", value), "invalid escape '\\q'");
+  CHECK_ERROR(parseJson("\"\\ud800x\"", "m.json", value), "unpaired");
+  CHECK_ERROR(parseJson(std::string(100, '['), "m.json", value),
+              "nesting deeper than 64 levels");
+  CHECK_ERROR(parseJson("", "m.json", value), "m.json:1:1: expected a JSON");
+}
+
+//===----------------------------------------------------------------------===//
+// Manifest and kernel selection
+//===----------------------------------------------------------------------===//
+
+/// A manifest with MLA kernels for bf16 and the given partial arguments.
+static std::string manifestText(const std::string &partialArgs,
+                                int64_t heads = 16) {
+  return R"({"target": "host", "binary": "m.so", "kernels": [
+  {"symbol": "partial", "args": [)" +
+         partialArgs + R"(],
+   "workgroup_size": [1, 1, 1], "lds_bytes": 0, "registers": null,
+   "spills": null,
+   "launch": {"role": "mla.partial", "kv_dtype": "bf16", "heads": )" +
+         std::to_string(heads) + R"(,
+              "max_splits": 8, "grid": ["work_items", "max_q_len", 1]}},
+  {"symbol": "combine", "args": [
+     {"name": "part_out", "kind": "ptr", "type": "f32"},
+     {"name": "part_lse", "kind": "ptr", "type": "f32"},
+     {"name": "q_splits", "kind": "ptr", "type": "i32"},
+     {"name": "out", "kind": "ptr", "type": "bf16"}],
+   "workgroup_size": [64, 1, 1], "lds_bytes": 0,
+   "launch": {"role": "mla.combine", "heads": )" +
+         std::to_string(heads) + R"(, "grid": ["total_q", 4, 1]}}]})";
+}
+
+static const char *const kPartialArgs =
+    R"({"name": "q", "kind": "ptr", "type": "bf16"},
+       {"name": "kv", "kind": "ptr", "type": "bf16"},
+       {"name": "qo_indptr", "kind": "ptr", "type": "i32"},
+       {"name": "kv_indptr", "kind": "ptr", "type": "i32"},
+       {"name": "work", "kind": "ptr", "type": "i32"},
+       {"name": "part_out", "kind": "ptr", "type": "f32"},
+       {"name": "part_lse", "kind": "ptr", "type": "f32"},
+       {"name": "sm_scale", "kind": "scalar", "type": "f32"})";
+
+static void testManifest() {
+  Manifest manifest;
+  CHECK_OK(parseManifest(manifestText(kPartialArgs), "m.so.json", manifest));
+  CHECK(manifest.target == "host" && manifest.binary == "m.so");
+  CHECK(manifest.kernels.size() == 2);
+  const KernelInfo &partial = manifest.kernels[0];
+  CHECK(partial.symbol == "partial" && partial.args.size() == 8);
+  CHECK(partial.args[7].kind == ArgKind::Scalar &&
+        partial.args[7].type == "f32");
+  CHECK(partial.role == "mla.partial" && partial.hasGrid);
+  CHECK(partial.grid[0].quantity == "work_items" &&
+        partial.grid[2].quantity.empty() && partial.grid[2].count == 1);
+  CHECK(!partial.registers && manifest.kernels[1].workgroupSize[0] == 64);
+  CHECK(manifestPathFor("dir/out.so") == "dir/out.so.json");
+
+  CHECK_ERROR(parseManifest("{\"target\": \"host\"}", "m.json", manifest),
+              "m.json:1:1: binary: missing");
+  CHECK_ERROR(parseManifest(manifestText(R"({"name": "q", "kind": "pointer",
+                                            "type": "bf16"})"),
+                            "m.json", manifest),
+              "kernels[0].args[0].kind: expected \"ptr\" or \"scalar\"");
+  CHECK_ERROR(parseManifest(manifestText(R"({"name": "q", "kind": "scalar",
+                                            "type": "bf16"})"),
+                            "m.json", manifest),
+              "scalar type \"bf16\" is not one of i32, i64, f32");
+  CHECK_ERROR(parseManifest(manifestText(R"({"name": "q", "kind": "ptr",
+                                            "type": "f64"})"),
+                            "m.json", manifest),
+              "unknown element type \"f64\"");
+  std::string text = manifestText(kPartialArgs);
+  std::string emptyName = text;
+  emptyName.replace(emptyName.find("\"max_q_len\""), 11, "\"\"");
+  CHECK_ERROR(parseManifest(emptyName, "m.json", manifest),
+              "kernels[0].launch.grid[1]: empty quantity name");
+  std::string duplicate = text;
+  duplicate.replace(duplicate.find("\"combine\""), 9, "\"partial\"");
+  CHECK_ERROR(parseManifest(duplicate, "m.json", manifest),
+              "duplicate symbol 'partial'");
+  CHECK(partial.dynamicLdsBytes == 0);
+  std::string dynamic = text;
+  dynamic.replace(dynamic.find("\"lds_bytes\": 0"), 14,
+                  "\"lds_bytes\": 4096, \"dynamic_lds_bytes\": 1024");
+  CHECK_OK(parseManifest(dynamic, "m.json", manifest));
+  CHECK(manifest.kernels[0].ldsBytes == 4096 &&
+        manifest.kernels[0].dynamicLdsBytes == 1024);
+  dynamic.replace(dynamic.find("4096"), 4, "1000");
+  CHECK_ERROR(parseManifest(dynamic, "m.json", manifest),
+              "kernels[0].dynamic_lds_bytes: more than lds_bytes");
+  CHECK_ERROR(loadManifest("/nonexistent/m.so", manifest),
+              "/nonexistent/m.so.json: ");
+}
+
+static void testKernelSelection(ThreadPool &pool) {
+  Manifest manifest;
+  CHECK_OK(parseManifest(manifestText(kPartialArgs), "m.so.json", manifest));
+  MlaKernels kernels;
+  CHECK_OK(selectMlaKernels(manifest, KvDType::BF16, 16, kernels));
+  CHECK(kernels.partial == &manifest.kernels[0] &&
+        kernels.combine == &manifest.kernels[1] && kernels.maxSplits == 8);
+  CHECK_ERROR(selectMlaKernels(manifest, KvDType::BF16, 32, kernels),
+              "m.so.json: no mla.partial kernel for kv_dtype bf16 and 32 "
+              "heads (the module has bf16/16)");
+  CHECK_ERROR(selectMlaKernels(manifest, KvDType::FP8, 16, kernels),
+              "no mla.partial kernel for kv_dtype fp8");
+  CHECK(kernels.kvTile == 64);
+  // Other drivers may define other grid quantities; the MLA driver rejects
+  // them on its own kernels.
+  std::string rows = manifestText(kPartialArgs);
+  rows.replace(rows.find("\"max_q_len\""), 11, "\"rows\"");
+  CHECK_OK(parseManifest(rows, "m.so.json", manifest));
+  CHECK_ERROR(selectMlaKernels(manifest, KvDType::BF16, 16, kernels),
+              "kernel 'partial': launch.grid[1]: unknown quantity \"rows\"");
+  std::string tiled = manifestText(kPartialArgs);
+  tiled.replace(tiled.find("\"max_splits\": 8"), 15,
+                "\"max_splits\": 8, \"kv_tile\": 32");
+  CHECK_OK(parseManifest(tiled, "m.so.json", manifest));
+  CHECK_OK(selectMlaKernels(manifest, KvDType::BF16, 16, kernels));
+  CHECK(kernels.kvTile == 32 &&
+        planOptionsFor(makeBf16Problem(16, {1}, {1}), kernels, 4).kvTile == 32);
+  CHECK_OK(parseManifest(manifestText(kPartialArgs), "m.so.json", manifest));
+
+  // Binding by name with kind and type checks, on the host backend.
+  MlaProblem problem = makeBf16Problem(16, {1}, {100});
+  LaunchPlan plan = planSplitKv(problem.qoIndptr, problem.kvIndptr,
+                                planOptionsFor(problem, kernels, 4));
+  std::unique_ptr<Backend> backend = createHostBackend(pool);
+  auto prepareWith = [&](const std::string &args) {
+    Manifest local;
+    Status parsed = parseManifest(manifestText(args), "m.so.json", local);
+    if (!parsed.ok())
+      return parsed;
+    MlaKernels selected;
+    if (Status s = selectMlaKernels(local, KvDType::BF16, 16, selected))
+      return s;
+    MlaDriver driver(*backend, selected, problem, plan);
+    return driver.prepare();
+  };
+  CHECK_OK(prepareWith(kPartialArgs));
+  CHECK_ERROR(prepareWith(R"({"name": "keys", "kind": "ptr", "type": "bf16"})"),
+              "kernel 'partial': argument 'keys' is unknown to the MLA driver");
+  CHECK_ERROR(
+      prepareWith(R"({"name": "kv", "kind": "ptr", "type": "f8E4M3FN"})"),
+      "argument 'kv' is ptr f8E4M3FN, expected ptr bf16 for kv dtype bf16");
+  CHECK_ERROR(prepareWith(R"({"name": "sm_scale", "kind": "ptr",
+                              "type": "f32"})"),
+              "argument 'sm_scale' is ptr f32, expected scalar f32");
+  CHECK_ERROR(
+      prepareWith(R"({"name": "kv_scale", "kind": "ptr", "type": "f32"})"),
+      "argument 'kv_scale' has no meaning for kv dtype bf16");
+  std::string noOut = manifestText(kPartialArgs);
+  noOut.replace(noOut.find(R"("name": "out", "kind": "ptr", "type": "bf16")"),
+                44, R"("name": "kv_indptr", "kind": "ptr", "type": "i32")");
+  CHECK_OK(parseManifest(noOut, "m.so.json", manifest));
+  CHECK_ERROR(selectMlaKernels(manifest, KvDType::BF16, 16, kernels),
+              "kernel 'combine': mla.combine has no 'out' argument");
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchPlan
+//===----------------------------------------------------------------------===//
+
+static std::vector<int32_t> offsets(const std::vector<int32_t> &lengths) {
+  std::vector<int32_t> result = {0};
+  for (int32_t length : lengths)
+    result.push_back(result.back() + length);
+  return result;
+}
+
+/// Checks the plan's invariants: each active sequence's rows are covered
+/// once by consecutive, tile-aligned ranges numbered 0..n-1 with
+/// n <= maxSplits, q_splits matches, and idle sequences have no work.
+static bool planIsValid(const LaunchPlan &plan, const std::vector<int32_t> &qo,
+                        const std::vector<int32_t> &kv,
+                        const PlanOptions &options) {
+  std::map<int32_t, std::vector<WorkItem>> bySeq;
+  for (const WorkItem &item : plan.items)
+    bySeq[item.seq].push_back(item);
+  bool valid = true;
+  for (int32_t b = 0; b + 1 < static_cast<int32_t>(qo.size()); ++b) {
+    bool active = kv[b + 1] > kv[b] && qo[b + 1] > qo[b];
+    std::vector<WorkItem> &items = bySeq[b];
+    std::sort(
+        items.begin(), items.end(),
+        [](const WorkItem &x, const WorkItem &y) { return x.split < y.split; });
+    if (!active) {
+      valid &= items.empty();
+      for (int32_t row = qo[b]; row < qo[b + 1]; ++row)
+        valid &= plan.qSplits[row] == 0;
+      continue;
+    }
+    int32_t n = static_cast<int32_t>(items.size());
+    valid &= n >= 1 && n <= options.maxSplits;
+    int32_t cursor = kv[b];
+    for (int32_t s = 0; s < n; ++s) {
+      valid &= items[s].split == s && items[s].kvBegin == cursor &&
+               items[s].kvEnd > items[s].kvBegin;
+      valid &= (items[s].kvBegin - kv[b]) % options.kvTile == 0;
+      cursor = items[s].kvEnd;
+    }
+    valid &= cursor == kv[b + 1];
+    for (int32_t row = qo[b]; row < qo[b + 1]; ++row)
+      valid &= plan.qSplits[row] == n;
+  }
+  valid &= plan.qSplits.size() == static_cast<size_t>(qo.back());
+  return valid;
+}
+
+static PlanOptions gpuLikeOptions(int64_t parallelism, int64_t maxSplits) {
+  MlaProblem shape = makeBf16Problem(16, {1}, {0});
+  MlaKernels kernels;
+  kernels.maxSplits = maxSplits;
+  return planOptionsFor(shape, kernels, parallelism);
+}
+
+static int64_t longestRange(const LaunchPlan &plan, int32_t seq) {
+  int64_t longest = 0;
+  for (const WorkItem &item : plan.items)
+    if (item.seq == seq)
+      longest = std::max<int64_t>(longest, item.kvEnd - item.kvBegin);
+  return longest;
+}
+
+static void testLaunchPlan() {
+  // Invariants over ragged batches, edge lengths and several devices.
+  std::vector<int32_t> lengths = {0, 1, 63, 64, 65, 1000, 8192, 0, 4097, 130};
+  std::vector<int32_t> qLens = {1, 2, 4, 3, 1, 0, 4, 2, 1, 1};
+  for (int64_t parallelism : {1, 2, 16, 264})
+    for (int64_t maxSplits : {1, 4, 16}) {
+      PlanOptions options = gpuLikeOptions(parallelism, maxSplits);
+      std::vector<int32_t> qo = offsets(qLens), kv = offsets(lengths);
+      LaunchPlan plan = planSplitKv(qo, kv, options);
+      CHECK(planIsValid(plan, qo, kv, options));
+      CHECK(plan.maxSplitsUsed <= maxSplits);
+      // Longest first.
+      for (size_t i = 1; i < plan.items.size(); ++i)
+        CHECK(plan.items[i - 1].kvEnd - plan.items[i - 1].kvBegin >=
+              plan.items[i].kvEnd - plan.items[i].kvBegin);
+    }
+
+  // Few short sequences on a wide device: split as far as allowed.
+  {
+    std::vector<int32_t> qo = offsets({1, 1, 1, 1}),
+                         kv = offsets({1024, 1024, 1024, 1024});
+    LaunchPlan plan = planSplitKv(qo, kv, gpuLikeOptions(264, 16));
+    CHECK(plan.items.size() == 64 && plan.maxSplitsUsed == 16);
+    CHECK(plan.chunkRows == 64);
+  }
+  // Enough programs already: no split.
+  {
+    std::vector<int32_t> qo = offsets(std::vector<int32_t>(128, 4)),
+                         kv = offsets(std::vector<int32_t>(128, 8192));
+    LaunchPlan plan = planSplitKv(qo, kv, gpuLikeOptions(264, 16));
+    CHECK(plan.items.size() == 128 && plan.maxSplitsUsed == 1);
+  }
+  // Ragged: the long sequence is split, the short ones are not, and the
+  // longest range is near the balanced share rather than the whole row.
+  {
+    std::vector<int32_t> qo = offsets({1, 1, 1, 1}),
+                         kv = offsets({8192, 64, 64, 64});
+    PlanOptions options = gpuLikeOptions(16, 16);
+    LaunchPlan plan = planSplitKv(qo, kv, options);
+    CHECK(planIsValid(plan, qo, kv, options));
+    CHECK(longestRange(plan, 0) <= 1024);
+    CHECK(plan.qSplits[0] >= 8 && plan.qSplits[1] == 1 && plan.qSplits[3] == 1);
+  }
+  // One host thread: splitting only adds overhead.
+  {
+    std::vector<int32_t> qo = offsets({1, 1}), kv = offsets({4096, 100});
+    LaunchPlan plan = planSplitKv(qo, kv, gpuLikeOptions(1, 16));
+    CHECK(plan.items.size() == 2 && plan.maxSplitsUsed == 1);
+  }
+  // No KV anywhere: no work at all.
+  {
+    std::vector<int32_t> qo = offsets({2, 1}), kv = offsets({0, 0});
+    LaunchPlan plan = planSplitKv(qo, kv, gpuLikeOptions(8, 4));
+    CHECK(plan.items.empty() && plan.maxSplitsUsed == 0);
+    CHECK(plan.qSplits == (std::vector<int32_t>{0, 0, 0}));
+  }
+}
+
+static void testThreadPool() {
+  for (unsigned threads : {1u, 2u, 5u}) {
+    ThreadPool pool(threads);
+    CHECK(pool.size() == threads);
+    // Several loops on one pool, each visiting every index once.
+    for (int64_t count : {0, 1, 7, 1000}) {
+      std::vector<std::atomic<int>> visits(count);
+      pool.parallelFor(count, [&](int64_t i) { ++visits[i]; });
+      bool once = true;
+      for (const std::atomic<int> &v : visits)
+        once &= v.load() == 1;
+      CHECK(once);
+    }
+  }
+  CHECK(ThreadPool(0).size() >= 1);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: mla-runtime-tests SCRATCH_DIR\n");
+    return 2;
+  }
+  std::string scratch = argv[1];
+  ThreadPool pool(3);
+  testThreadPool();
+  testBf16();
+  testFp8();
+  testFp4AndE8M0();
+  testReferenceSmallCases(pool);
+  testReferenceQuantized(pool);
+  testCheck();
+  testGenerator();
+  testNpy(scratch);
+  testJson();
+  testManifest();
+  testKernelSelection(pool);
+  testLaunchPlan();
+  std::printf("mla-runtime-tests: %d checks, %d failed\n", numChecks,
+              numFailures);
+  return numFailures == 0 ? 0 : 1;
+}

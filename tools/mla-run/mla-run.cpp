@@ -1,0 +1,449 @@
+//===- mla-run.cpp - Run, check and time compiled MLA decode modules ------===//
+//
+// Loads a module written by mla-compile on the host, a HIP device or a CUDA
+// device, runs MLA decode on generated or loaded inputs, and optionally
+// checks the result against a float64 reference, times it, and saves it.
+// Links no MLIR or LLVM, so it runs from a copied binary on a GPU machine.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mla/Runtime/Backend.h"
+#include "mla/Runtime/Check.h"
+#include "mla/Runtime/LaunchPlan.h"
+#include "mla/Runtime/Manifest.h"
+#include "mla/Runtime/MlaDriver.h"
+#include "mla/Runtime/Npy.h"
+#include "mla/Runtime/Problem.h"
+#include "mla/Runtime/Reference.h"
+#include "mla/Runtime/Status.h"
+#include "mla/Runtime/ThreadPool.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+using namespace mla::runtime;
+
+namespace {
+
+/// Exit statuses.
+constexpr int kExitError = 1;
+constexpr int kExitCheckFailed = 2;
+
+/// The largest --batch; far beyond any decode batch, small enough that the
+/// per-sequence bookkeeping always fits in memory.
+constexpr int64_t kMaxBatch = 1 << 20;
+
+/// Untimed launches before a benchmark.
+constexpr int64_t kWarmupIterations = 3;
+
+constexpr const char *kUsage =
+    R"(usage: mla-run --target host|hip|cuda --module FILE
+               --kv-dtype bf16|fp8|mxfp4
+               (--kv-len L [--batch B] | --kv-lens L1,L2,...) [--q-len Q]
+               [--heads H] [--seed S] | --inputs DIR
+               [--out FILE.npy] [--check] [--bench [--iters N]]
+               [--threads N] [--sm-scale X]
+
+Runs the MLA decode kernels of a module compiled by mla-compile. FILE is the
+binary (.so, .hsaco, .ptx or .cubin); its manifest is FILE.json.
+
+  --target T        host (the .so on a thread pool), hip or cuda
+  --module FILE     the compiled module
+  --kv-dtype D      KV cache format: bf16, fp8 (per-tensor scale) or mxfp4
+                    (packed fp4 with E8M0 scales per 32 elements)
+Generated inputs (randn, quantized like the problem):
+  --batch B         sequences, each --kv-len long (default 1)
+  --kv-len L        KV rows per sequence
+  --kv-lens L1,...  one KV length per sequence (batch = their count)
+  --q-len Q         queries per sequence, 1..4 (default 1)
+  --heads H         query heads, a multiple of 16 up to 128 (default 16)
+  --seed S          random seed (default 0)
+Loaded inputs:
+  --inputs DIR      q.npy, kv.npy, kv_scale.npy (fp8, mxfp4), qo_indptr.npy,
+                    kv_indptr.npy
+Results:
+  --out FILE.npy    write the output, [total_q, H, 512] bf16 bits as uint16
+  --check           compare with a float64 reference (rtol = atol = 1e-2)
+  --bench           time the launches: median of --iters runs (default 20)
+  --threads N       host threads (default: all hardware threads)
+  --sm-scale X      softmax scale (default 1/sqrt(576))
+  --help            print this text
+
+Exit status: 0 success, 1 error, 2 --check failed. Nothing is written to
+--out unless the run (and the check, with --check) succeeded.
+)";
+
+/// The command line, parsed.
+struct Options {
+  std::string target;
+  std::string module;
+  std::optional<KvDType> kvDType;
+  std::optional<int64_t> batch;
+  std::optional<int64_t> qLen;
+  std::optional<int64_t> kvLen;
+  std::optional<std::vector<int64_t>> kvLens;
+  std::optional<int64_t> heads;
+  std::optional<uint64_t> seed;
+  std::string inputs;
+  std::string out;
+  bool check = false;
+  bool bench = false;
+  std::optional<int64_t> iters;
+  std::optional<int64_t> threads;
+  std::optional<float> smScale;
+  bool help = false;
+};
+
+} // namespace
+
+static Status parseInteger(const std::string &flag, const std::string &text,
+                           int64_t minimum, int64_t &value) {
+  errno = 0;
+  char *end = nullptr;
+  long long parsed = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE)
+    return Status::failure(flag, "'" + text + "' is not an integer");
+  if (parsed < minimum)
+    return Status::failure(flag, formatString("%lld is less than %lld", parsed,
+                                              static_cast<long long>(minimum)));
+  value = parsed;
+  return Status::success();
+}
+
+static Status parseLengths(const std::string &flag, const std::string &text,
+                           std::vector<int64_t> &lengths) {
+  lengths.clear();
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    int64_t length;
+    if (Status s =
+            parseInteger(flag, text.substr(start, comma - start), 0, length))
+      return s;
+    lengths.push_back(length);
+    if (comma == std::string::npos)
+      return Status::success();
+    start = comma + 1;
+  }
+}
+
+/// Parses argv into `options`; every error names the flag.
+static Status parseArguments(int argc, char **argv, Options &options) {
+  std::vector<std::string> seen;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.compare(0, 2, "--") != 0)
+      return Status::failure(arg, "unexpected argument (flags start with --; "
+                                  "see --help)");
+    std::string flag = arg, value;
+    bool inlineValue = false;
+    if (size_t equals = arg.find('='); equals != std::string::npos) {
+      flag = arg.substr(0, equals);
+      value = arg.substr(equals + 1);
+      inlineValue = true;
+    }
+    if (std::find(seen.begin(), seen.end(), flag) != seen.end())
+      return Status::failure(flag, "given more than once");
+    seen.push_back(flag);
+
+    bool isSwitch = flag == "--check" || flag == "--bench" || flag == "--help";
+    if (isSwitch) {
+      if (inlineValue)
+        return Status::failure(flag, "takes no value");
+      if (flag == "--check")
+        options.check = true;
+      else if (flag == "--bench")
+        options.bench = true;
+      else
+        options.help = true;
+      continue;
+    }
+    static const char *const kValueFlags[] = {
+        "--target", "--module",  "--kv-dtype", "--batch",   "--q-len",
+        "--kv-len", "--kv-lens", "--heads",    "--seed",    "--inputs",
+        "--out",    "--iters",   "--threads",  "--sm-scale"};
+    if (std::find(std::begin(kValueFlags), std::end(kValueFlags), flag) ==
+        std::end(kValueFlags))
+      return Status::failure(flag, "unknown flag (see --help)");
+    if (!inlineValue) {
+      if (i + 1 >= argc)
+        return Status::failure(flag, "missing value");
+      value = argv[++i];
+    }
+    if (value.empty())
+      return Status::failure(flag, "empty value");
+
+    int64_t number = 0;
+    if (flag == "--target") {
+      if (value != "host" && value != "hip" && value != "cuda")
+        return Status::failure(flag,
+                               "'" + value + "' is not host, hip or cuda");
+      options.target = value;
+    } else if (flag == "--module") {
+      options.module = value;
+    } else if (flag == "--kv-dtype") {
+      KvDType dtype;
+      if (!parseKvDType(value, dtype))
+        return Status::failure(flag,
+                               "'" + value + "' is not bf16, fp8 or mxfp4");
+      options.kvDType = dtype;
+    } else if (flag == "--batch") {
+      if (Status s = parseInteger(flag, value, 1, number))
+        return s;
+      if (number > kMaxBatch)
+        return Status::failure(flag,
+                               formatString("more than %lld sequences",
+                                            static_cast<long long>(kMaxBatch)));
+      options.batch = number;
+    } else if (flag == "--q-len") {
+      if (Status s = parseInteger(flag, value, 1, number))
+        return s;
+      if (number > kMaxQLen)
+        return Status::failure(flag,
+                               formatString("%lld is more than 4",
+                                            static_cast<long long>(number)));
+      options.qLen = number;
+    } else if (flag == "--kv-len") {
+      if (Status s = parseInteger(flag, value, 0, number))
+        return s;
+      options.kvLen = number;
+    } else if (flag == "--kv-lens") {
+      std::vector<int64_t> lengths;
+      if (Status s = parseLengths(flag, value, lengths))
+        return s;
+      options.kvLens = lengths;
+    } else if (flag == "--heads") {
+      if (Status s = parseInteger(flag, value, 1, number))
+        return s;
+      if (Status s = checkHeadCount(number, flag))
+        return s;
+      options.heads = number;
+    } else if (flag == "--seed") {
+      if (Status s = parseInteger(flag, value, 0, number))
+        return s;
+      options.seed = static_cast<uint64_t>(number);
+    } else if (flag == "--inputs") {
+      options.inputs = value;
+    } else if (flag == "--out") {
+      options.out = value;
+    } else if (flag == "--iters") {
+      if (Status s = parseInteger(flag, value, 1, number))
+        return s;
+      options.iters = number;
+    } else if (flag == "--threads") {
+      if (Status s = parseInteger(flag, value, 1, number))
+        return s;
+      if (number > 4096)
+        return Status::failure(flag, "more than 4096 threads");
+      options.threads = number;
+    } else if (flag == "--sm-scale") {
+      char *end = nullptr;
+      errno = 0;
+      float scale = std::strtof(value.c_str(), &end);
+      if (*end != '\0' || errno == ERANGE || !std::isfinite(scale) ||
+          scale <= 0)
+        return Status::failure(flag,
+                               "'" + value + "' is not a positive number");
+      options.smScale = scale;
+    }
+  }
+  return Status::success();
+}
+
+/// Checks required flags and conflicts between flags.
+static Status validateOptions(const Options &options) {
+  if (options.target.empty())
+    return Status::failure("--target", "required (host, hip or cuda)");
+  if (options.module.empty())
+    return Status::failure("--module", "required (the compiled module)");
+  if (!options.kvDType)
+    return Status::failure("--kv-dtype", "required (bf16, fp8 or mxfp4)");
+  if (!options.inputs.empty()) {
+    const char *generatorFlags[] = {"--batch",   "--q-len", "--kv-len",
+                                    "--kv-lens", "--heads", "--seed"};
+    bool given[] = {options.batch.has_value(), options.qLen.has_value(),
+                    options.kvLen.has_value(), options.kvLens.has_value(),
+                    options.heads.has_value(), options.seed.has_value()};
+    for (size_t i = 0; i < std::size(given); ++i)
+      if (given[i])
+        return Status::failure(
+            "--inputs", std::string("conflicts with ") + generatorFlags[i] +
+                            " (the input files fix the problem)");
+  } else {
+    if (options.kvLen && options.kvLens)
+      return Status::failure("--kv-len", "conflicts with --kv-lens");
+    if (!options.kvLen && !options.kvLens)
+      return Status::failure("--kv-len",
+                             "required (or --kv-lens, or --inputs)");
+    if (options.kvLens && options.batch &&
+        *options.batch != static_cast<int64_t>(options.kvLens->size()))
+      return Status::failure(
+          "--batch",
+          formatString("%lld differs from the %zu lengths of --kv-lens",
+                       static_cast<long long>(*options.batch),
+                       options.kvLens->size()));
+  }
+  if (options.iters && !options.bench)
+    return Status::failure("--iters", "only meaningful with --bench");
+  if (!options.out.empty()) {
+    size_t slash = options.out.rfind('/');
+    std::string directory =
+        slash == std::string::npos ? "." : options.out.substr(0, slash + 1);
+    struct stat info;
+    if (stat(directory.c_str(), &info) != 0 || !S_ISDIR(info.st_mode))
+      return Status::failure("--out",
+                             "directory '" + directory + "' does not exist");
+  }
+  return Status::success();
+}
+
+/// "a" when all values are a, else "min..max".
+static std::string describeRange(int64_t low, int64_t high) {
+  if (low == high)
+    return std::to_string(low);
+  return std::to_string(low) + ".." + std::to_string(high);
+}
+
+/// One line saying what runs, so that logs show the problem and the plan.
+static void printSummary(const Options &options, const MlaProblem &problem,
+                         const LaunchPlan &plan) {
+  int64_t minQ = INT64_MAX, maxQ = 0, minKv = INT64_MAX, maxKv = 0;
+  for (int64_t seq = 0; seq < problem.batch(); ++seq) {
+    minQ = std::min(minQ, problem.qLen(seq));
+    maxQ = std::max(maxQ, problem.qLen(seq));
+    minKv = std::min(minKv, problem.kvLen(seq));
+    maxKv = std::max(maxKv, problem.kvLen(seq));
+  }
+  std::printf(
+      "run: target=%s batch=%lld heads=%lld q_len=%s kv_len=%s "
+      "total_kv=%lld kv_dtype=%s work_items=%zu max_splits=%lld "
+      "chunk=%lld\n",
+      options.target.c_str(), static_cast<long long>(problem.batch()),
+      static_cast<long long>(problem.heads), describeRange(minQ, maxQ).c_str(),
+      describeRange(minKv, maxKv).c_str(),
+      static_cast<long long>(problem.totalKv()), kvDTypeName(problem.kvDType),
+      plan.items.size(), static_cast<long long>(plan.maxSplitsUsed),
+      static_cast<long long>(plan.chunkRows));
+  std::fflush(stdout);
+}
+
+/// Everything after argument parsing. Sets `checkFailed` when --check ran
+/// and failed.
+static Status runTool(const Options &options, bool &checkFailed) {
+  checkFailed = false;
+  ThreadPool pool(static_cast<unsigned>(options.threads.value_or(0)));
+  std::unique_ptr<Backend> backend;
+  if (Status s = createBackend(options.target, pool, backend))
+    return s;
+
+  float smScale = options.smScale.value_or(1.0f / std::sqrt(576.0f));
+  MlaProblem problem;
+  if (!options.inputs.empty()) {
+    if (Status s =
+            loadProblem(options.inputs, *options.kvDType, smScale, problem))
+      return s;
+  } else {
+    GeneratorOptions generator;
+    generator.kvDType = *options.kvDType;
+    generator.heads = options.heads.value_or(16);
+    generator.qLen = options.qLen.value_or(1);
+    generator.seed = options.seed.value_or(0);
+    generator.smScale = smScale;
+    if (options.kvLens) {
+      generator.kvLens = *options.kvLens;
+      generator.kvLensFlag = "--kv-lens";
+    } else {
+      generator.kvLens.assign(options.batch.value_or(1), *options.kvLen);
+      generator.kvLensFlag = "--kv-len";
+    }
+    if (Status s = generateProblem(generator, pool, problem))
+      return s;
+  }
+
+  Manifest manifest;
+  if (Status s = loadManifest(options.module, manifest))
+    return s;
+  std::string expected;
+  if (!backend->acceptsTarget(manifest.target, expected))
+    return Status::failure(manifest.path, "module target '" + manifest.target +
+                                              "' cannot run on --target " +
+                                              options.target + " (it runs " +
+                                              expected + ")");
+  MlaKernels kernels;
+  if (Status s =
+          selectMlaKernels(manifest, problem.kvDType, problem.heads, kernels))
+    return s;
+  if (Status s = backend->loadModule(options.module, manifest))
+    return s;
+
+  LaunchPlan plan =
+      planSplitKv(problem.qoIndptr, problem.kvIndptr,
+                  planOptionsFor(problem, kernels, backend->parallelism()));
+  printSummary(options, problem, plan);
+
+  MlaDriver driver(*backend, kernels, problem, plan);
+  if (Status s = driver.prepare())
+    return s;
+  if (Status s = driver.run())
+    return s;
+  std::vector<uint16_t> out;
+  if (Status s = driver.readOutput(out))
+    return s;
+
+  if (options.check) {
+    std::vector<double> reference = computeReference(problem, pool);
+    CheckResult result = compareWithReference(out.data(), reference.data(),
+                                              static_cast<int64_t>(out.size()));
+    std::printf("%s\n", result.summary().c_str());
+    std::fflush(stdout);
+    if (!result.passed()) {
+      checkFailed = true;
+      return Status::failure("--check", "the output differs from the "
+                                        "reference");
+    }
+  }
+
+  if (options.bench) {
+    double median = 0;
+    int64_t iterations = options.iters.value_or(20);
+    if (Status s = driver.benchmark(kWarmupIterations, iterations, median))
+      return s;
+    int64_t bytes = problem.essentialBytes();
+    std::printf("bench: %.1f us median of %lld, %.1f GB/s effective (%lld "
+                "bytes)\n",
+                median, static_cast<long long>(iterations),
+                median > 0 ? bytes / (median * 1e3) : 0.0,
+                static_cast<long long>(bytes));
+    std::fflush(stdout);
+  }
+
+  if (!options.out.empty())
+    return writeNpy(options.out, NpyDType::UInt16,
+                    {problem.totalQ(), problem.heads, kVDim}, out.data());
+  return Status::success();
+}
+
+int main(int argc, char **argv) {
+  Options options;
+  Status status = parseArguments(argc, argv, options);
+  if (status.ok() && options.help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (status.ok())
+    status = validateOptions(options);
+  bool checkFailed = false;
+  if (status.ok())
+    status = runTool(options, checkFailed);
+  if (status.ok())
+    return 0;
+  std::fprintf(stderr, "mla-run: error: %s\n", status.message().c_str());
+  return checkFailed ? kExitCheckFailed : kExitError;
+}
