@@ -3,11 +3,25 @@
 // edges read zeros, which add nothing to the product, so any M, N, K work.
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s
+//
+// On the host against the float64 product, with no size a multiple of its
+// tile: M = 70, N = 100, K = 45.
+// RUN: mla-compile %s --target=host -o %t.so
+// RUN: %npytool random %t.a.npy --dtype bf16 --shape 70,45 --seed 2
+// RUN: %npytool random %t.b.npy --dtype bf16 --shape 45,100 --seed 3
+// RUN: mla-run --target host --module %t.so --kernel gemm_bf16 --grid 2,2 \
+// RUN:   --arg a=@%t.a.npy --arg b=@%t.b.npy --arg c=empty:70x100 \
+// RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c.npy \
+// RUN:   | FileCheck %s --check-prefix=LAUNCH
+// RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST
 
 // CHECK-LABEL: tile.kernel @gemm_bf16
 // CHECK: scf.for
 // CHECK: tile.dot {{.*}} : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
 // CHECK: tile.store
+// LAUNCH: run: target=host kernel=gemm_bf16 grid=2x2x1
+// HOST: check: rel_fro={{.*}} outside_tol=0/7000 nan=0 PASS
 tile.kernel @gemm_bf16(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>,
                        %m: i32, %n: i32, %k: i32)
     attributes {tile.launch = {grid = ["m_blocks", "n_blocks", 1]}} {

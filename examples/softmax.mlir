@@ -5,6 +5,16 @@
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s
 // RUN: mla-opt %s --tile-to-primitives | FileCheck %s --check-prefix=PRIMS
+//
+// On the host against the float64 softmax: 37 rows (the third block is
+// ragged) of 200 columns.
+// RUN: mla-compile %s --target=host -o %t.so
+// RUN: %npytool random %t.x.npy --dtype f32 --shape 37,200 --seed 1 --scale 4
+// RUN: mla-run --target host --module %t.so --kernel row_softmax --grid 3 \
+// RUN:   --arg x=@%t.x.npy --arg y=empty:37x200 --arg rows=37 --arg cols=200 \
+// RUN:   --save y=%t.y.npy | FileCheck %s --check-prefix=LAUNCH
+// RUN: %npytool check-softmax %t.x.npy %t.y.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST
 
 // CHECK-LABEL: tile.kernel @row_softmax
 // CHECK: tile.reduce max
@@ -12,6 +22,8 @@
 // CHECK: tile.store
 // PRIMS-LABEL: tile.kernel @row_softmax
 // PRIMS: tile.load {{.*}} pad
+// LAUNCH: run: target=host kernel=row_softmax grid=3x1x1
+// HOST: check: rel_fro={{.*}} outside_tol=0/7400 nan=0 PASS
 tile.kernel @row_softmax(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %rows: i32, %cols: i32)
     attributes {tile.launch = {grid = ["row_blocks", 1, 1]}} {
   %c0 = arith.constant 0 : index

@@ -1,6 +1,7 @@
 # -*- Python -*-
 import os
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -17,6 +18,9 @@ config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
 
 config.substitutions.append(("%examples", os.path.join(config.mla_src_root, "examples")))
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+# Random inputs and float64 checks for the examples.
+config.substitutions.append(("%npytool", '"%s" %s' % (
+    sys.executable, os.path.join(config.mla_src_root, "utils", "npytool.py"))))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.use_default_substitutions()

@@ -3,6 +3,7 @@
 #include "mla/Runtime/Backend.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace mla::runtime {
 
@@ -51,6 +52,33 @@ Status createBackend(const std::string &target, ThreadPool &pool,
     return createCudaBackend(backend);
   return Status::failure("--target", "unknown target '" + target +
                                          "' (expected host, hip or cuda)");
+}
+
+Status benchmarkLaunches(Backend &backend, int64_t warmup, int64_t iterations,
+                         const std::function<Status()> &launch,
+                         double &medianMicroseconds) {
+  for (int64_t i = 0; i < warmup; ++i)
+    if (Status s = launch())
+      return s;
+  if (Status s = backend.synchronize())
+    return s;
+  std::vector<double> times;
+  for (int64_t i = 0; i < iterations; ++i) {
+    double microseconds = 0;
+    if (Status s = backend.startTimer())
+      return s;
+    if (Status s = launch())
+      return s;
+    if (Status s = backend.stopTimer(microseconds))
+      return s;
+    times.push_back(microseconds);
+  }
+  std::sort(times.begin(), times.end());
+  size_t n = times.size();
+  medianMicroseconds =
+      n == 0 ? 0
+             : (n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]));
+  return Status::success();
 }
 
 } // namespace mla::runtime

@@ -430,28 +430,9 @@ Status MlaDriver::readOutput(std::vector<uint16_t> &out) {
 
 Status MlaDriver::benchmark(int64_t warmup, int64_t iterations,
                             double &medianMicroseconds) {
-  for (int64_t i = 0; i < warmup; ++i)
-    if (Status s = launchBoth())
-      return s;
-  if (Status s = backend.synchronize())
-    return s;
-  std::vector<double> times;
-  for (int64_t i = 0; i < iterations; ++i) {
-    double microseconds = 0;
-    if (Status s = backend.startTimer())
-      return s;
-    if (Status s = launchBoth())
-      return s;
-    if (Status s = backend.stopTimer(microseconds))
-      return s;
-    times.push_back(microseconds);
-  }
-  std::sort(times.begin(), times.end());
-  size_t n = times.size();
-  medianMicroseconds =
-      n == 0 ? 0
-             : (n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]));
-  return Status::success();
+  return benchmarkLaunches(
+      backend, warmup, iterations, [this] { return launchBoth(); },
+      medianMicroseconds);
 }
 
 } // namespace mla::runtime

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace mla::runtime {
 
@@ -19,8 +20,12 @@ const char *npyDTypeName(NpyDType dtype) {
     return "int8";
   case NpyDType::UInt16:
     return "uint16";
+  case NpyDType::Float16:
+    return "float16";
   case NpyDType::Int32:
     return "int32";
+  case NpyDType::Int64:
+    return "int64";
   case NpyDType::Float32:
     return "float32";
   }
@@ -33,10 +38,13 @@ size_t npyItemSize(NpyDType dtype) {
   case NpyDType::Int8:
     return 1;
   case NpyDType::UInt16:
+  case NpyDType::Float16:
     return 2;
   case NpyDType::Int32:
   case NpyDType::Float32:
     return 4;
+  case NpyDType::Int64:
+    return 8;
   }
   return 1;
 }
@@ -50,8 +58,12 @@ static const char *npyDescr(NpyDType dtype) {
     return "|i1";
   case NpyDType::UInt16:
     return "<u2";
+  case NpyDType::Float16:
+    return "<f2";
   case NpyDType::Int32:
     return "<i4";
+  case NpyDType::Int64:
+    return "<i8";
   case NpyDType::Float32:
     return "<f4";
   }
@@ -223,19 +235,25 @@ static bool parseDescr(const std::string &descr, NpyDType &dtype,
     dtype = type == "u1" ? NpyDType::UInt8 : NpyDType::Int8;
     return true;
   }
-  if (type != "u2" && type != "i4" && type != "f4") {
-    error = "unsupported dtype '" + descr +
-            "' (expected one of <u2 |u1 |i1 <i4 <f4)";
-    return false;
+  static const std::pair<const char *, NpyDType> kMultiByte[] = {
+      {"u2", NpyDType::UInt16},
+      {"f2", NpyDType::Float16},
+      {"i4", NpyDType::Int32},
+      {"i8", NpyDType::Int64},
+      {"f4", NpyDType::Float32}};
+  for (auto [name, candidate] : kMultiByte) {
+    if (type != name)
+      continue;
+    if (order != '<') {
+      error = "dtype '" + descr + "' is not little-endian";
+      return false;
+    }
+    dtype = candidate;
+    return true;
   }
-  if (order != '<') {
-    error = "dtype '" + descr + "' is not little-endian";
-    return false;
-  }
-  dtype = type == "u2"   ? NpyDType::UInt16
-          : type == "i4" ? NpyDType::Int32
-                         : NpyDType::Float32;
-  return true;
+  error = "unsupported dtype '" + descr +
+          "' (expected one of |u1 |i1 <u2 <f2 <i4 <i8 <f4)";
+  return false;
 }
 
 Status readNpy(const std::string &path, NpyArray &array) {

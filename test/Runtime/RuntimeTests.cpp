@@ -10,6 +10,7 @@
 #include "mla/Runtime/Check.h"
 #include "mla/Runtime/Formats.h"
 #include "mla/Runtime/Json.h"
+#include "mla/Runtime/KernelArgs.h"
 #include "mla/Runtime/LaunchPlan.h"
 #include "mla/Runtime/Manifest.h"
 #include "mla/Runtime/MlaDriver.h"
@@ -469,6 +470,19 @@ static void testNpy(const std::string &scratch) {
   CHECK((std::ftell(file) - 4) % 64 == 0);
   std::fclose(file);
 
+  // The dtypes of f16 and i64 buffers.
+  std::vector<uint16_t> f16 = {0x3C00, 0xFC00};
+  CHECK_OK(writeNpy(path, NpyDType::Float16, {1, 2}, f16.data()));
+  CHECK_OK(readNpy(path, array));
+  CHECK(array.dtype == NpyDType::Float16 &&
+        array.elementsAs<uint16_t>() == f16);
+  std::vector<int64_t> wide = {-1, int64_t(1) << 40};
+  CHECK_OK(writeNpy(path, NpyDType::Int64, {2}, wide.data()));
+  CHECK_OK(readNpy(path, array));
+  CHECK(array.dtype == NpyDType::Int64 && array.elementsAs<int64_t>() == wide);
+  CHECK(npyItemSize(NpyDType::Int64) == 8 &&
+        std::string(npyDTypeName(NpyDType::Float16)) == "float16");
+
   // Version 2.0 headers, scalars and byte-order marks NumPy writes.
   std::string v2("\x93NUMPY\x02\x00", 8);
   std::string header =
@@ -503,6 +517,10 @@ static void testNpy(const std::string &scratch) {
                        "(1,), }",
                        2),
               "dtype '>u2' is not little-endian");
+  expectError(npyBytes("{'descr': '>i8', 'fortran_order': False, 'shape': "
+                       "(1,), }",
+                       8),
+              "dtype '>i8' is not little-endian");
   expectError(npyBytes("{'descr': '<i4', 'fortran_order': True, 'shape': "
                        "(2, 2), }",
                        16),
@@ -715,6 +733,209 @@ static void testKernelSelection(ThreadPool &pool) {
 }
 
 //===----------------------------------------------------------------------===//
+// Generic kernel mode: command-line arguments
+//===----------------------------------------------------------------------===//
+
+/// A manifest with one kernel taking every kind of argument.
+static const char *const kGenericManifest =
+    R"({"target": "host", "binary": "k.so", "kernels": [
+  {"symbol": "k", "args": [
+     {"name": "a", "kind": "ptr", "type": "bf16"},
+     {"name": "h", "kind": "ptr", "type": "f16"},
+     {"name": "q", "kind": "ptr", "type": "f8E4M3FNUZ"},
+     {"name": "p", "kind": "ptr", "type": "f4E2M1FN"},
+     {"name": "n", "kind": "scalar", "type": "i32"},
+     {"name": "big", "kind": "scalar", "type": "i64"},
+     {"name": "alpha", "kind": "scalar", "type": "f32"}],
+   "workgroup_size": [1, 1, 1], "lds_bytes": 0}]})";
+
+static void testArgSyntax() {
+  ArgSpec spec;
+  CHECK_OK(parseArgSpec("x=@in=1.npy", spec));
+  CHECK(spec.name == "x" && spec.value == "@in=1.npy");
+  CHECK_ERROR(parseArgSpec("x", spec), "--arg: 'x' is not NAME=VALUE");
+  CHECK_ERROR(parseArgSpec("=1", spec), "--arg: '=1' has no name before '='");
+  CHECK_ERROR(parseArgSpec("x=", spec), "--arg: 'x=' has no VALUE after '='");
+  SaveSpec save;
+  CHECK_OK(parseSaveSpec("y=out/y.npy", save));
+  CHECK(save.name == "y" && save.path == "out/y.npy");
+  CHECK_ERROR(parseSaveSpec("y", save), "--save: 'y' is not NAME=FILE.npy");
+
+  std::array<int64_t, 3> grid;
+  CHECK_OK(parseGrid("7", grid));
+  CHECK(grid == (std::array<int64_t, 3>{7, 1, 1}));
+  CHECK_OK(parseGrid("2,3", grid));
+  CHECK(grid == (std::array<int64_t, 3>{2, 3, 1}));
+  CHECK_OK(parseGrid("2147483647,65535,65535", grid));
+  CHECK(grid == (std::array<int64_t, 3>{kMaxGridX, kMaxGridYZ, kMaxGridYZ}));
+  CHECK_ERROR(parseGrid("2147483648", grid),
+              "--grid: dimension x is 2147483648, more than 2147483647");
+  CHECK_ERROR(parseGrid("1,1,65536", grid), "dimension z is 65536");
+  CHECK_ERROR(parseGrid("1,0", grid), "dimension y is 0, expected at least 1");
+  for (const char *bad : {"", "a", "+3", "-1", " 3", "3,", "1.5"})
+    CHECK_ERROR(parseGrid(bad, grid), "is not an integer");
+  CHECK_ERROR(parseGrid("1,1,1,1", grid), "more than three dimensions");
+  CHECK_ERROR(parseGrid("99999999999999999999", grid), "is not an integer");
+
+  std::vector<int64_t> shape;
+  CHECK(parseShape("37x200", shape) &&
+        shape == (std::vector<int64_t>{37, 200}));
+  CHECK(parseShape("0", shape) && shape == (std::vector<int64_t>{0}));
+  for (const char *bad : {"", "x", "3x", "x3", "3X4", "-1", "3 x4", "2,3"})
+    CHECK(!parseShape(bad, shape));
+}
+
+static void testScalars() {
+  Manifest manifest;
+  CHECK_OK(parseManifest(kGenericManifest, "k.so.json", manifest));
+  const KernelInfo &kernel = manifest.kernels[0];
+  const KernelArg &n = kernel.args[4], &big = kernel.args[5],
+                  &alpha = kernel.args[6];
+  ScalarValue value;
+  CHECK_OK(parseScalar(kernel, n, "-2147483648", value));
+  CHECK(value.i32 == INT32_MIN);
+  CHECK_OK(parseScalar(kernel, n, "2147483647", value));
+  CHECK(value.i32 == INT32_MAX);
+  CHECK_ERROR(parseScalar(kernel, n, "2147483648", value),
+              "--arg n: '2147483648' is out of range (kernel 'k' takes "
+              "scalar i32 'n')");
+  CHECK_ERROR(parseScalar(kernel, n, "-2147483649", value), "out of range");
+  for (const char *bad : {"", " 1", "1.0", "0x10", "1e3", "12abc"})
+    CHECK_ERROR(parseScalar(kernel, n, bad, value), "is not an integer");
+  CHECK_OK(parseScalar(kernel, big, "-9223372036854775808", value));
+  CHECK(value.i64 == INT64_MIN);
+  CHECK_ERROR(parseScalar(kernel, big, "9223372036854775808", value),
+              "--arg big: '9223372036854775808' is out of range");
+  CHECK_OK(parseScalar(kernel, alpha, "0.125", value));
+  CHECK(value.f32 == 0.125f);
+  CHECK_OK(parseScalar(kernel, alpha, "-inf", value));
+  CHECK(std::isinf(value.f32) && value.f32 < 0);
+  CHECK_OK(parseScalar(kernel, alpha, "nan", value));
+  CHECK(std::isnan(value.f32));
+  // Underflow to a subnormal or zero is a value, overflow is not.
+  CHECK_OK(parseScalar(kernel, alpha, "1e-50", value));
+  CHECK(value.f32 == 0);
+  CHECK_ERROR(parseScalar(kernel, alpha, "-1e39", value),
+              "--arg alpha: '-1e39' is out of range (kernel 'k' takes "
+              "scalar f32 'alpha')");
+  for (const char *bad : {"", " 1", "1f", "one"})
+    CHECK_ERROR(parseScalar(kernel, alpha, bad, value), "is not a number");
+}
+
+static void testBindArgs(const std::string &scratch) {
+  Manifest manifest;
+  CHECK_OK(parseManifest(kGenericManifest, "k.so.json", manifest));
+  const KernelInfo *kernel = nullptr;
+  CHECK_OK(findKernel(manifest, "k", kernel));
+  CHECK_ERROR(findKernel(manifest, "kk", kernel),
+              "k.so.json: no kernel 'kk' (the module has k)");
+  CHECK(kernel == &manifest.kernels[0]);
+
+  ElementLayout layout;
+  CHECK(getElementLayout("f32", layout) && layout.poison == 0xFFFFFFFF);
+  CHECK(getElementLayout("i64", layout) && layout.dtype == NpyDType::Int64 &&
+        layout.poison == 0x7FFFFFFFFFFFFFFF);
+  CHECK(getElementLayout("i8", layout) && layout.dtype == NpyDType::Int8 &&
+        layout.alternative == NpyDType::UInt8 && layout.poison == 0x7F);
+  CHECK(getElementLayout("f8E8M0FNU", layout) && layout.poison == 0xFF);
+  CHECK(!getElementLayout("f4E2M1FN", layout));
+  CHECK(!getElementLayout("f64", layout));
+
+  std::string f16Path = scratch + "/h.npy", u16Path = scratch + "/u.npy";
+  std::vector<uint16_t> halves = {0x3C00, 0x4000, 0xC000};
+  CHECK_OK(writeNpy(f16Path, NpyDType::Float16, {3}, halves.data()));
+  CHECK_OK(writeNpy(u16Path, NpyDType::UInt16, {3}, halves.data()));
+  // The kernel without its f4 argument, which has no .npy form.
+  KernelInfo usable = *kernel;
+  usable.args.erase(usable.args.begin() + 3);
+  std::vector<ArgSpec> specs = {{"alpha", "0.5"},     {"a", "@" + u16Path},
+                                {"h", "@" + f16Path}, {"q", "empty:2x3"},
+                                {"n", "-3"},          {"big", "4"}};
+  std::vector<BoundArg> bound;
+  CHECK_OK(bindArgs(usable, specs, bound));
+  CHECK(bound.size() == 6 && bound[0].arg == &usable.args[0]);
+  CHECK(bound[0].buffer.dtype == NpyDType::UInt16 &&
+        bound[0].buffer.elementsAs<uint16_t>() == halves);
+  CHECK(bound[1].buffer.dtype == NpyDType::Float16);
+  CHECK(bound[2].buffer.dtype == NpyDType::UInt8 &&
+        bound[2].buffer.shape == (std::vector<int64_t>{2, 3}) &&
+        bound[2].buffer.bytes == std::vector<uint8_t>(6, 0x80));
+  CHECK(bound[3].scalar.i32 == -3 && bound[4].scalar.i64 == 4 &&
+        bound[5].scalar.f32 == 0.5f);
+  // f16 also takes uint16 bits.
+  specs[2].value = "@" + u16Path;
+  CHECK_OK(bindArgs(usable, specs, bound));
+
+  auto bindWith = [&](std::vector<ArgSpec> changed) {
+    std::vector<BoundArg> result;
+    return bindArgs(usable, changed, result);
+  };
+  std::vector<ArgSpec> missing(specs.begin(), specs.end() - 1);
+  CHECK_ERROR(bindWith(missing),
+              "--arg: argument 'big' (scalar i64) of kernel 'k' is not bound");
+  std::vector<ArgSpec> twice = specs;
+  twice.push_back({"n", "4"});
+  CHECK_ERROR(bindWith(twice),
+              "--arg n: argument 'n' of kernel 'k' is bound more than once");
+  std::vector<ArgSpec> unknown = specs;
+  unknown.insert(unknown.begin(), {"m", "4"});
+  CHECK_ERROR(bindWith(unknown), "--arg m: kernel 'k' has no argument 'm' "
+                                 "(its arguments: a, h, q, n, big, alpha)");
+  std::vector<ArgSpec> changed = specs;
+  changed[1].value = "@" + f16Path;
+  CHECK_ERROR(bindWith(changed),
+              f16Path + ": dtype float16, expected uint16 (kernel 'k' takes "
+                        "ptr bf16 'a')");
+  changed = specs;
+  changed[3].value = "empty:2x";
+  CHECK_ERROR(bindWith(changed), "--arg q: 'empty:2x' is not a shape");
+  changed[3].value = "2x3";
+  CHECK_ERROR(bindWith(changed),
+              "--arg q: '2x3' is not @FILE.npy or empty:D0xD1x...");
+  changed[3].value = "empty:0";
+  CHECK_OK(bindWith(changed));
+  changed[3].value = "empty:1099511627777";
+  CHECK_ERROR(bindWith(changed), "is more than 2^40 bytes");
+  changed = specs;
+  changed[4].value = "@" + u16Path;
+  CHECK_ERROR(bindWith(changed),
+              "--arg n: '@" + u16Path + "' is not an integer");
+  std::vector<ArgSpec> withFp4 = specs;
+  withFp4.push_back({"p", "empty:4"});
+  CHECK_ERROR(bindArgs(*kernel, withFp4, bound),
+              "--arg p: no .npy dtype holds f4E2M1FN elements");
+
+  CHECK_OK(checkSaves(usable, {{"a", scratch + "/a.npy"}, {"q", "q.npy"}}));
+  CHECK_ERROR(checkSaves(usable, {{"n", "n.npy"}}),
+              "--save n: argument 'n' of kernel 'k' is scalar i32, not a "
+              "buffer");
+  CHECK_ERROR(checkSaves(usable, {{"z", "z.npy"}}),
+              "--save z: kernel 'k' has no argument 'z'");
+  CHECK_ERROR(checkSaves(usable, {{"a", "1.npy"}, {"a", "2.npy"}}),
+              "--save a: given more than once");
+  CHECK_ERROR(checkSaves(usable, {{"a", scratch + "/none/a.npy"}}),
+              "--save a: directory '" + scratch + "/none/' does not exist");
+}
+
+static void testBenchmarkLaunches(ThreadPool &pool) {
+  std::unique_ptr<Backend> backend = createHostBackend(pool);
+  int launches = 0;
+  double median = -1;
+  CHECK_OK(benchmarkLaunches(
+      *backend, 2, 3,
+      [&] {
+        ++launches;
+        return Status::success();
+      },
+      median));
+  CHECK(launches == 5 && median >= 0);
+  CHECK_ERROR(benchmarkLaunches(
+                  *backend, 0, 3,
+                  [] { return Status::failure("launch", "failed"); }, median),
+              "launch: failed");
+}
+
+//===----------------------------------------------------------------------===//
 // LaunchPlan
 //===----------------------------------------------------------------------===//
 
@@ -873,6 +1094,10 @@ int main(int argc, char **argv) {
   testJson();
   testManifest();
   testKernelSelection(pool);
+  testArgSyntax();
+  testScalars();
+  testBindArgs(scratch);
+  testBenchmarkLaunches(pool);
   testLaunchPlan();
   std::printf("mla-runtime-tests: %d checks, %d failed\n", numChecks,
               numFailures);

@@ -1,14 +1,18 @@
-//===- mla-run.cpp - Run, check and time compiled MLA decode modules ------===//
+//===- mla-run.cpp - Run, check and time compiled modules -----------------===//
 //
 // Loads a module written by mla-compile on the host, a HIP device or a CUDA
 // device, runs MLA decode on generated or loaded inputs, and optionally
-// checks the result against a float64 reference, times it, and saves it.
+// checks the result against a float64 reference, times it, and saves it. In
+// generic mode it runs any one kernel of the module instead, with every
+// argument given on the command line.
 // Links no MLIR or LLVM, so it runs from a copied binary on a GPU machine.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Check.h"
+#include "mla/Runtime/KernelArgs.h"
+#include "mla/Runtime/KernelRunner.h"
 #include "mla/Runtime/LaunchPlan.h"
 #include "mla/Runtime/Manifest.h"
 #include "mla/Runtime/MlaDriver.h"
@@ -19,11 +23,13 @@
 #include "mla/Runtime/ThreadPool.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <random>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -50,9 +56,14 @@ constexpr const char *kUsage =
                [--heads H] [--seed S] | --inputs DIR
                [--out FILE.npy] [--check] [--bench [--iters N]]
                [--threads N] [--sm-scale X]
+       mla-run --target host|hip|cuda --module FILE
+               --kernel SYMBOL --grid X[,Y[,Z]] --arg NAME=VALUE ...
+               [--save NAME=FILE.npy ...] [--bench [--iters N]] [--threads N]
 
-Runs the MLA decode kernels of a module compiled by mla-compile. FILE is the
-binary (.so, .hsaco, .ptx or .cubin); its manifest is FILE.json.
+Runs the MLA decode kernels of a module compiled by mla-compile, or with
+--kernel (generic mode) any one kernel of it. FILE is the binary (.so,
+.hsaco, .ptx or .cubin); its manifest is FILE.json. The modes' flags do not
+mix; --target, --module, --bench, --iters and --threads serve both.
 
   --target T        host (the .so on a thread pool), hip or cuda
   --module FILE     the compiled module
@@ -64,7 +75,7 @@ Generated inputs (randn, quantized like the problem):
   --kv-lens L1,...  one KV length per sequence (batch = their count)
   --q-len Q         queries per sequence, 1..4 (default 1)
   --heads H         query heads, a multiple of 16 up to 128 (default 16)
-  --seed S          random seed (default 0)
+  --seed S          random seed (default: a fresh one, printed)
 Loaded inputs:
   --inputs DIR      q.npy, kv.npy, kv_scale.npy (fp8, mxfp4), qo_indptr.npy,
                     kv_indptr.npy
@@ -75,9 +86,23 @@ Results:
   --threads N       host threads (default: all hardware threads)
   --sm-scale X      softmax scale (default 1/sqrt(576))
   --help            print this text
+Generic mode:
+  --kernel SYMBOL   the kernel to run
+  --grid X[,Y[,Z]]  programs per dimension, each >= 1 (Y and Z default to 1)
+  --arg NAME=VALUE  binds argument NAME; every argument is bound once.
+                    ptr:    @FILE.npy, whose dtype fits the element type
+                            (f32 <f4, bf16 <u2, f16 <f2 or <u2, i32 <i4,
+                            i64 <i8, i8 and f8 types |u1 or |i1), or
+                            empty:D0xD1x..., a new buffer of that shape
+                            filled with NaN (floats) or the largest value
+                            (integers), so that unwritten elements show
+                    scalar: a number (i32, i64 or f32)
+  --save NAME=FILE.npy
+                    write buffer NAME after the run, with the shape it was
+                    loaded or created with
 
 Exit status: 0 success, 1 error, 2 --check failed. Nothing is written to
---out unless the run (and the check, with --check) succeeded.
+--out or --save unless the run (and the check, with --check) succeeded.
 )";
 
 /// The command line, parsed.
@@ -99,7 +124,27 @@ struct Options {
   std::optional<int64_t> threads;
   std::optional<float> smScale;
   bool help = false;
+  /// Generic mode: set by any of kKernelFlags.
+  bool kernelMode = false;
+  std::string kernel;
+  std::optional<std::array<int64_t, 3>> grid;
+  std::vector<ArgSpec> args;
+  std::vector<SaveSpec> saves;
+  /// Every flag given, in order, for the checks between flags.
+  std::vector<std::string> flags;
 };
+
+/// The flags of the generic mode.
+const char *const kKernelFlags[] = {"--kernel", "--grid", "--arg", "--save"};
+/// The flags both modes take.
+const char *const kSharedFlags[] = {"--target", "--module",  "--bench",
+                                    "--iters",  "--threads", "--help"};
+
+/// Whether `list` holds `flag`.
+template <size_t N>
+bool contains(const char *const (&list)[N], const std::string &flag) {
+  return std::find(std::begin(list), std::end(list), flag) != std::end(list);
+}
 
 } // namespace
 
@@ -136,7 +181,7 @@ static Status parseLengths(const std::string &flag, const std::string &text,
 
 /// Parses argv into `options`; every error names the flag.
 static Status parseArguments(int argc, char **argv, Options &options) {
-  std::vector<std::string> seen;
+  std::vector<std::string> &seen = options.flags;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.compare(0, 2, "--") != 0)
@@ -149,9 +194,11 @@ static Status parseArguments(int argc, char **argv, Options &options) {
       value = arg.substr(equals + 1);
       inlineValue = true;
     }
-    if (std::find(seen.begin(), seen.end(), flag) != seen.end())
+    bool repeatable = flag == "--arg" || flag == "--save";
+    if (!repeatable && std::find(seen.begin(), seen.end(), flag) != seen.end())
       return Status::failure(flag, "given more than once");
     seen.push_back(flag);
+    options.kernelMode |= contains(kKernelFlags, flag);
 
     bool isSwitch = flag == "--check" || flag == "--bench" || flag == "--help";
     if (isSwitch) {
@@ -166,11 +213,11 @@ static Status parseArguments(int argc, char **argv, Options &options) {
       continue;
     }
     static const char *const kValueFlags[] = {
-        "--target", "--module",  "--kv-dtype", "--batch",   "--q-len",
-        "--kv-len", "--kv-lens", "--heads",    "--seed",    "--inputs",
-        "--out",    "--iters",   "--threads",  "--sm-scale"};
-    if (std::find(std::begin(kValueFlags), std::end(kValueFlags), flag) ==
-        std::end(kValueFlags))
+        "--target", "--module",  "--kv-dtype", "--batch",    "--q-len",
+        "--kv-len", "--kv-lens", "--heads",    "--seed",     "--inputs",
+        "--out",    "--iters",   "--threads",  "--sm-scale", "--kernel",
+        "--grid",   "--arg",     "--save"};
+    if (!contains(kValueFlags, flag))
       return Status::failure(flag, "unknown flag (see --help)");
     if (!inlineValue) {
       if (i + 1 >= argc)
@@ -252,17 +299,65 @@ static Status parseArguments(int argc, char **argv, Options &options) {
         return Status::failure(flag,
                                "'" + value + "' is not a positive number");
       options.smScale = scale;
+    } else if (flag == "--kernel") {
+      options.kernel = value;
+    } else if (flag == "--grid") {
+      std::array<int64_t, 3> grid;
+      if (Status s = parseGrid(value, grid))
+        return s;
+      options.grid = grid;
+    } else if (flag == "--arg") {
+      if (Status s = parseArgSpec(value, options.args.emplace_back()))
+        return s;
+    } else if (flag == "--save") {
+      if (Status s = parseSaveSpec(value, options.saves.emplace_back()))
+        return s;
     }
   }
   return Status::success();
 }
 
+/// Fails when flags of the generic mode and of the MLA mode are mixed.
+static Status checkOneMode(const Options &options) {
+  std::string kernelFlag, mlaFlag;
+  for (const std::string &flag : options.flags) {
+    if (contains(kKernelFlags, flag)) {
+      if (kernelFlag.empty())
+        kernelFlag = flag;
+    } else if (!contains(kSharedFlags, flag) && mlaFlag.empty()) {
+      mlaFlag = flag;
+    }
+  }
+  if (!kernelFlag.empty() && !mlaFlag.empty())
+    return Status::failure(kernelFlag, "conflicts with " + mlaFlag +
+                                           " (the generic and MLA modes are "
+                                           "exclusive; see --help)");
+  return Status::success();
+}
+
+/// The checks of validateOptions for the generic mode.
+static Status validateKernelOptions(const Options &options) {
+  if (options.kernel.empty())
+    return Status::failure("--kernel", "required with --grid, --arg and "
+                                       "--save (the kernel to run)");
+  if (!options.grid)
+    return Status::failure("--grid", "required with --kernel (programs per "
+                                     "dimension: X[,Y[,Z]])");
+  if (options.iters && !options.bench)
+    return Status::failure("--iters", "only meaningful with --bench");
+  return Status::success();
+}
+
 /// Checks required flags and conflicts between flags.
 static Status validateOptions(const Options &options) {
+  if (Status s = checkOneMode(options))
+    return s;
   if (options.target.empty())
     return Status::failure("--target", "required (host, hip or cuda)");
   if (options.module.empty())
     return Status::failure("--module", "required (the compiled module)");
+  if (options.kernelMode)
+    return validateKernelOptions(options);
   if (!options.kvDType)
     return Status::failure("--kv-dtype", "required (bf16, fp8 or mxfp4)");
   if (!options.inputs.empty()) {
@@ -313,7 +408,8 @@ static std::string describeRange(int64_t low, int64_t high) {
 
 /// One line saying what runs, so that logs show the problem and the plan.
 static void printSummary(const Options &options, const MlaProblem &problem,
-                         const LaunchPlan &plan) {
+                         const LaunchPlan &plan,
+                         std::optional<uint64_t> seed) {
   int64_t minQ = INT64_MAX, maxQ = 0, minKv = INT64_MAX, maxKv = 0;
   for (int64_t seq = 0; seq < problem.batch(); ++seq) {
     minQ = std::min(minQ, problem.qLen(seq));
@@ -331,10 +427,25 @@ static void printSummary(const Options &options, const MlaProblem &problem,
       static_cast<long long>(problem.totalKv()), kvDTypeName(problem.kvDType),
       plan.items.size(), static_cast<long long>(plan.maxSplitsUsed),
       static_cast<long long>(plan.chunkRows));
+  if (seed)
+    std::printf("inputs: generated, seed=%llu\n",
+                static_cast<unsigned long long>(*seed));
   std::fflush(stdout);
 }
 
-/// Everything after argument parsing. Sets `checkFailed` when --check ran
+/// Fails unless modules compiled for `manifest`'s target run on `backend`.
+static Status checkModuleTarget(const Backend &backend,
+                                const Manifest &manifest) {
+  std::string expected;
+  if (backend.acceptsTarget(manifest.target, expected))
+    return Status::success();
+  return Status::failure(manifest.path, "module target '" + manifest.target +
+                                            "' cannot run on --target " +
+                                            backend.name() + " (it runs " +
+                                            expected + ")");
+}
+
+/// The MLA mode after argument parsing. Sets `checkFailed` when --check ran
 /// and failed.
 static Status runTool(const Options &options, bool &checkFailed) {
   checkFailed = false;
@@ -345,6 +456,7 @@ static Status runTool(const Options &options, bool &checkFailed) {
 
   float smScale = options.smScale.value_or(1.0f / std::sqrt(576.0f));
   MlaProblem problem;
+  std::optional<uint64_t> seed;
   if (!options.inputs.empty()) {
     if (Status s =
             loadProblem(options.inputs, *options.kvDType, smScale, problem))
@@ -354,7 +466,10 @@ static Status runTool(const Options &options, bool &checkFailed) {
     generator.kvDType = *options.kvDType;
     generator.heads = options.heads.value_or(16);
     generator.qLen = options.qLen.value_or(1);
-    generator.seed = options.seed.value_or(0);
+    // Without --seed every run gets fresh inputs; the summary prints the
+    // seed so that a failure can be replayed.
+    generator.seed = options.seed.value_or(std::random_device{}());
+    seed = generator.seed;
     generator.smScale = smScale;
     if (options.kvLens) {
       generator.kvLens = *options.kvLens;
@@ -370,12 +485,8 @@ static Status runTool(const Options &options, bool &checkFailed) {
   Manifest manifest;
   if (Status s = loadManifest(options.module, manifest))
     return s;
-  std::string expected;
-  if (!backend->acceptsTarget(manifest.target, expected))
-    return Status::failure(manifest.path, "module target '" + manifest.target +
-                                              "' cannot run on --target " +
-                                              options.target + " (it runs " +
-                                              expected + ")");
+  if (Status s = checkModuleTarget(*backend, manifest))
+    return s;
   MlaKernels kernels;
   if (Status s =
           selectMlaKernels(manifest, problem.kvDType, problem.heads, kernels))
@@ -386,7 +497,7 @@ static Status runTool(const Options &options, bool &checkFailed) {
   LaunchPlan plan =
       planSplitKv(problem.qoIndptr, problem.kvIndptr,
                   planOptionsFor(problem, kernels, backend->parallelism()));
-  printSummary(options, problem, plan);
+  printSummary(options, problem, plan, seed);
 
   MlaDriver driver(*backend, kernels, problem, plan);
   if (Status s = driver.prepare())
@@ -416,7 +527,7 @@ static Status runTool(const Options &options, bool &checkFailed) {
     if (Status s = driver.benchmark(kWarmupIterations, iterations, median))
       return s;
     int64_t bytes = problem.essentialBytes();
-    std::printf("bench: %.1f us median of %lld, %.1f GB/s effective (%lld "
+    std::printf("bench: %.1f us median of %lld, %.3g GB/s effective (%lld "
                 "bytes)\n",
                 median, static_cast<long long>(iterations),
                 median > 0 ? bytes / (median * 1e3) : 0.0,
@@ -427,6 +538,64 @@ static Status runTool(const Options &options, bool &checkFailed) {
   if (!options.out.empty())
     return writeNpy(options.out, NpyDType::UInt16,
                     {problem.totalQ(), problem.heads, kVDim}, out.data());
+  return Status::success();
+}
+
+/// The generic mode after argument parsing: binds the arguments, runs the
+/// kernel once, optionally times it, and writes the --save buffers.
+static Status runKernelMode(const Options &options) {
+  ThreadPool pool(static_cast<unsigned>(options.threads.value_or(0)));
+  std::unique_ptr<Backend> backend;
+  if (Status s = createBackend(options.target, pool, backend))
+    return s;
+  Manifest manifest;
+  if (Status s = loadManifest(options.module, manifest))
+    return s;
+  if (Status s = checkModuleTarget(*backend, manifest))
+    return s;
+  const KernelInfo *kernel = nullptr;
+  if (Status s = findKernel(manifest, options.kernel, kernel))
+    return s;
+  std::vector<BoundArg> args;
+  if (Status s = bindArgs(*kernel, options.args, args))
+    return s;
+  if (Status s = checkSaves(*kernel, options.saves))
+    return s;
+  if (Status s = backend->loadModule(options.module, manifest))
+    return s;
+
+  const std::array<int64_t, 3> &grid = *options.grid;
+  std::printf("run: target=%s kernel=%s grid=%lldx%lldx%lld\n",
+              options.target.c_str(), kernel->symbol.c_str(),
+              static_cast<long long>(grid[0]), static_cast<long long>(grid[1]),
+              static_cast<long long>(grid[2]));
+  std::fflush(stdout);
+  KernelRunner runner(*backend, *kernel, std::move(args));
+  if (Status s = runner.prepare())
+    return s;
+  if (Status s = runner.run(grid))
+    return s;
+  // Read back before timing: the timed launches may overwrite the buffers.
+  std::vector<NpyArray> saved(options.saves.size());
+  for (size_t i = 0; i < saved.size(); ++i)
+    if (Status s = runner.readBuffer(options.saves[i].name, saved[i]))
+      return s;
+
+  if (options.bench) {
+    double median = 0;
+    int64_t iterations = options.iters.value_or(20);
+    if (Status s =
+            runner.benchmark(grid, kWarmupIterations, iterations, median))
+      return s;
+    std::printf("bench: %.1f us median of %lld\n", median,
+                static_cast<long long>(iterations));
+    std::fflush(stdout);
+  }
+
+  for (size_t i = 0; i < saved.size(); ++i)
+    if (Status s = writeNpy(options.saves[i].path, saved[i].dtype,
+                            saved[i].shape, saved[i].bytes.data()))
+      return s;
   return Status::success();
 }
 
@@ -441,7 +610,8 @@ int main(int argc, char **argv) {
     status = validateOptions(options);
   bool checkFailed = false;
   if (status.ok())
-    status = runTool(options, checkFailed);
+    status = options.kernelMode ? runKernelMode(options)
+                                : runTool(options, checkFailed);
   if (status.ok())
     return 0;
   std::fprintf(stderr, "mla-run: error: %s\n", status.message().c_str());

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -99,6 +100,12 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend);
 /// on `pool`.
 Status createBackend(const std::string &target, ThreadPool &pool,
                      std::unique_ptr<Backend> &backend);
+
+/// Calls `launch` `warmup` times untimed, waits, then times `iterations`
+/// calls one by one with the backend's timer; returns their median.
+Status benchmarkLaunches(Backend &backend, int64_t warmup, int64_t iterations,
+                         const std::function<Status()> &launch,
+                         double &medianMicroseconds);
 
 } // namespace mla::runtime
 

@@ -1,7 +1,7 @@
 //===- Npy.h - NumPy .npy files ---------------------------------*- C++ -*-===//
 //
 // Reads and writes the NumPy .npy format (versions 1.0 and 2.0), C order,
-// little-endian, for the element types the MLA problem files use.
+// little-endian, for the element types of kernel arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +18,7 @@
 namespace mla::runtime {
 
 /// The element types the runtime reads and writes.
-enum class NpyDType { UInt8, Int8, UInt16, Int32, Float32 };
+enum class NpyDType { UInt8, Int8, UInt16, Float16, Int32, Int64, Float32 };
 
 /// NumPy's name for the type ("uint16").
 const char *npyDTypeName(NpyDType dtype);

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Random .npy inputs and float64 checks for the example kernels, with the
+Python standard library only (no NumPy).
+
+  npytool.py random FILE --dtype f32|bf16 --shape D0,D1,... [--seed S]
+                   [--scale X]
+      Normal values with standard deviation X (default 1) drawn from
+      random.Random(S), rounded to f32, and for bf16 on to bf16 with round to
+      nearest even, stored as uint16 bits.
+  npytool.py check-softmax X.npy Y.npy
+      Y [rows, cols] f32 against the softmax of each row of X [rows, cols].
+  npytool.py check-gemm A.npy B.npy C.npy
+      C [M, N] f32 against A [M, K] x B [K, N], bf16 bits.
+
+A check prints one line like mla-run's,
+  check: rel_fro=1.2e-07 max_abs=3.0e-08 outside_tol=0/7400 nan=0 PASS
+and exits 1 unless every element is within atol + rtol * |ref| and the
+relative Frobenius error is below MAX_REL_FRO. A NaN always fails: mla-run
+fills new float buffers with NaN, so it marks an element nobody wrote.
+"""
+import argparse
+import ast
+import math
+import random
+import struct
+import sys
+
+# The kernels compute in f32 from inputs exact in f32 (products of bf16
+# values are exact), so only f32 sums and exp round: errors stay below 1e-5.
+# Rounding anything to bf16 (relative error up to 2^-9) fails.
+RTOL = 1e-4
+ATOL = 1e-4
+MAX_REL_FRO = 1e-5
+
+CODES = {"<f4": "f", "<u2": "H"}
+
+
+def fail(message):
+    sys.exit("npytool: error: " + message)
+
+
+def save(path, descr, shape, values):
+    """Writes a version 1.0 .npy with the header layout mla-run writes."""
+    dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr, dims)
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    data = struct.pack("<%d%s" % (len(values), CODES[descr]), *values)
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) +
+                header.encode("latin1") + data)
+
+
+def load(path, descr, rank):
+    """Returns (shape, values) of a C-order .npy of `descr` and `rank`."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:6] != b"\x93NUMPY" or data[6] not in (1, 2):
+        fail("%s: not a version 1 or 2 .npy file" % path)
+    size = 2 if data[6] == 1 else 4
+    offset = 8 + size + int.from_bytes(data[8:8 + size], "little")
+    header = ast.literal_eval(data[8 + size:offset].decode("latin1"))
+    shape = tuple(header["shape"])
+    fortran = header["fortran_order"]
+    if header["descr"] != descr or fortran or len(shape) != rank:
+        fail("%s: %s %s%s, expected %s of rank %d" % (
+            path, header["descr"], shape,
+            " (Fortran order)" if fortran else "", descr, rank))
+    count = math.prod(shape)
+    if len(data) - offset != count * struct.calcsize(CODES[descr]):
+        fail("%s: data does not match shape %s" % (path, shape))
+    return shape, struct.unpack_from("<%d%s" % (count, CODES[descr]), data,
+                                     offset)
+
+
+def to_f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def to_bf16(x):
+    bits = struct.unpack("<I", struct.pack("<f", x))[0]
+    return (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+
+
+def from_bf16(bits):
+    return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+
+
+def check(out, ref):
+    """Prints the summary line; returns whether the output passes."""
+    err2 = ref2 = max_abs = 0.0
+    outside = nans = 0
+    for y, r in zip(out, ref):
+        e = abs(y - r)
+        nans += math.isnan(y)
+        # Written so that a NaN counts as outside.
+        outside += not e <= ATOL + RTOL * abs(r)
+        max_abs = e if math.isnan(e) or e > max_abs else max_abs
+        err2 += e * e
+        ref2 += r * r
+    rel_fro = math.sqrt(err2 / ref2) if ref2 > 0 else math.sqrt(err2)
+    passed = outside == 0 and nans == 0 and rel_fro < MAX_REL_FRO
+    print("check: rel_fro=%.1e max_abs=%.1e outside_tol=%d/%d nan=%d %s" % (
+        abs(rel_fro), abs(max_abs), outside, len(ref), nans,
+        "PASS" if passed else "FAIL"))
+    return passed
+
+
+def random_array(args):
+    shape = [int(d) for d in args.shape.split(",")]
+    rng = random.Random(args.seed)
+    values = [to_f32(rng.gauss(0.0, args.scale))
+              for _ in range(math.prod(shape))]
+    if args.dtype == "bf16":
+        save(args.file, "<u2", shape, [to_bf16(v) for v in values])
+    else:
+        save(args.file, "<f4", shape, values)
+    return True
+
+
+def check_softmax(args):
+    (rows, cols), x = load(args.x, "<f4", 2)
+    shape, y = load(args.y, "<f4", 2)
+    if shape != (rows, cols):
+        fail("%s: shape %s, expected %s" % (args.y, shape, (rows, cols)))
+    ref = []
+    for r in range(rows):
+        row = x[r * cols:(r + 1) * cols]
+        top = max(row)
+        e = [math.exp(v - top) for v in row]
+        total = math.fsum(e)
+        ref += [v / total for v in e]
+    return check(y, ref)
+
+
+def check_gemm(args):
+    (m, k), a = load(args.a, "<u2", 2)
+    (k2, n), b = load(args.b, "<u2", 2)
+    shape, c = load(args.c, "<f4", 2)
+    if k2 != k or shape != (m, n):
+        fail("shapes %s x %s -> %s do not fit" % ((m, k), (k2, n), shape))
+    a = [from_bf16(v) for v in a]
+    b = [from_bf16(v) for v in b]
+    ref = [math.fsum(a[i * k + p] * b[p * n + j] for p in range(k))
+           for i in range(m) for j in range(n)]
+    return check(c, ref)
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    rand = sub.add_parser("random")
+    rand.add_argument("file")
+    rand.add_argument("--dtype", choices=["f32", "bf16"], required=True)
+    rand.add_argument("--shape", required=True)
+    rand.add_argument("--seed", type=int, default=0)
+    rand.add_argument("--scale", type=float, default=1.0)
+    rand.set_defaults(run=random_array)
+    softmax = sub.add_parser("check-softmax")
+    softmax.add_argument("x")
+    softmax.add_argument("y")
+    softmax.set_defaults(run=check_softmax)
+    gemm = sub.add_parser("check-gemm")
+    gemm.add_argument("a")
+    gemm.add_argument("b")
+    gemm.add_argument("c")
+    gemm.set_defaults(run=check_gemm)
+    args = parser.parse_args()
+    sys.exit(0 if args.run(args) else 1)
+
+
+if __name__ == "__main__":
+    main()
