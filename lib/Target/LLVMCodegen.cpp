@@ -54,12 +54,13 @@ mla::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
   // Only the kernels are the module's interface; helpers the lowering made
   // stay private, so that they can be inlined and never clash.
   for (llvm::Function &function : *llvmModule)
-    if (!function.isDeclaration() && !llvm::is_contained(exported, function.getName()))
+    if (!function.isDeclaration() &&
+        !llvm::is_contained(exported, function.getName()))
       function.setLinkage(llvm::GlobalValue::InternalLinkage);
   llvmModule->setTargetTriple(machine.getTargetTriple());
   llvmModule->setDataLayout(machine.createDataLayout());
-  auto optimize = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
-                                            &machine);
+  auto optimize =
+      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, &machine);
   if (llvm::Error err = optimize(llvmModule.get())) {
     module.emitError() << "LLVM optimization failed: "
                        << llvm::toString(std::move(err));

@@ -1,6 +1,7 @@
 //===- mla-compile.cpp - Compile tile programs to loadable binaries -------===//
 //
-//   mla-compile FILE.mlir --target=host -o OUT.so [--emit=mlir|llvm|asm|obj|bin]
+//   mla-compile FILE.mlir --target=host -o OUT.so
+//   [--emit=mlir|llvm|asm|obj|bin]
 //
 // writes OUT (and, for --emit=bin, the manifest OUT.json of docs/ABI.md).
 // Outputs are written to temporary files and renamed only on success.
@@ -18,6 +19,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -27,7 +29,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "mlir/Support/FileUtilities.h"
 
 using namespace mlir;
 using namespace mla;
@@ -39,20 +40,20 @@ enum class Emit { MLIR, LLVM, Asm, Obj, Bin };
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input .mlir>"),
                                             llvm::cl::Required);
-static llvm::cl::opt<std::string>
-    outputFile("o", llvm::cl::desc("Output file"), llvm::cl::value_desc("path"),
-               llvm::cl::Required);
+static llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output file"),
+                                             llvm::cl::value_desc("path"),
+                                             llvm::cl::Required);
 static llvm::cl::opt<std::string>
     targetName("target", llvm::cl::desc("host, gfx950, gfx942 or sm_90"),
                llvm::cl::Required);
-static llvm::cl::opt<Emit> emit(
-    "emit", llvm::cl::desc("Stage to stop at"), llvm::cl::init(Emit::Bin),
-    llvm::cl::values(
-        clEnumValN(Emit::MLIR, "mlir", "LLVM-dialect MLIR after lowering"),
-        clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
-        clEnumValN(Emit::Asm, "asm", "target assembly"),
-        clEnumValN(Emit::Obj, "obj", "relocatable object"),
-        clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest")));
+static llvm::cl::opt<Emit>
+    emit("emit", llvm::cl::desc("Stage to stop at"), llvm::cl::init(Emit::Bin),
+         llvm::cl::values(
+             clEnumValN(Emit::MLIR, "mlir", "LLVM-dialect MLIR after lowering"),
+             clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
+             clEnumValN(Emit::Asm, "asm", "target assembly"),
+             clEnumValN(Emit::Obj, "obj", "relocatable object"),
+             clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest")));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "mla-compile: error: " << message << "\n";
@@ -138,8 +139,8 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  llvm::json::Value manifest = buildManifest(
-      *module, *target, llvm::sys::path::filename(outputFile));
+  llvm::json::Value manifest =
+      buildManifest(*module, *target, llvm::sys::path::filename(outputFile));
   std::vector<std::string> kernels;
   for (auto kernel : module->getOps<tile::KernelOp>())
     kernels.push_back(kernel.getSymName().str());
@@ -174,11 +175,11 @@ int main(int argc, char **argv) {
       return 1;
     if (emit == Emit::LLVM) {
       llvmModule->print(out->os(), nullptr);
-    } else if (failed(emitMachineCode(
-                   *llvmModule, *machine,
-                   emit == Emit::Asm ? llvm::CodeGenFileType::AssemblyFile
-                                     : llvm::CodeGenFileType::ObjectFile,
-                   out->os(), error))) {
+    } else if (failed(emitMachineCode(*llvmModule, *machine,
+                                      emit == Emit::Asm
+                                          ? llvm::CodeGenFileType::AssemblyFile
+                                          : llvm::CodeGenFileType::ObjectFile,
+                                      out->os(), error))) {
       return fail(error);
     }
     out->keep();

@@ -408,8 +408,7 @@ static std::string describeRange(int64_t low, int64_t high) {
 
 /// One line saying what runs, so that logs show the problem and the plan.
 static void printSummary(const Options &options, const MlaProblem &problem,
-                         const LaunchPlan &plan,
-                         std::optional<uint64_t> seed) {
+                         const LaunchPlan &plan, std::optional<uint64_t> seed) {
   int64_t minQ = INT64_MAX, maxQ = 0, minKv = INT64_MAX, maxKv = 0;
   for (int64_t seq = 0; seq < problem.batch(); ++seq) {
     minQ = std::min(minQ, problem.qLen(seq));

@@ -13,8 +13,7 @@ namespace mla {
 /// The manifest of docs/ABI.md for the `tile.kernel`s of `module`, which
 /// must still be in the tile dialect: argument names, kinds and types and
 /// launch rules are read from the kernels before lowering erases them.
-llvm::json::Value buildManifest(mlir::ModuleOp module,
-                                const TargetInfo &target,
+llvm::json::Value buildManifest(mlir::ModuleOp module, const TargetInfo &target,
                                 llvm::StringRef binaryName);
 
 } // namespace mla

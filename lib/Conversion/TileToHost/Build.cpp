@@ -63,9 +63,9 @@ struct TransLowering : OpConversionPattern<tile::TransOp> {
   matchAndRewrite(tile::TransOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value empty = host::emptyTile(rewriter, op.getLoc(), op.getType());
-    auto transpose = linalg::TransposeOp::create(
-        rewriter, op.getLoc(), adaptor.getInput(), empty,
-        ArrayRef<int64_t>{1, 0});
+    auto transpose =
+        linalg::TransposeOp::create(rewriter, op.getLoc(), adaptor.getInput(),
+                                    empty, ArrayRef<int64_t>{1, 0});
     rewriter.replaceOp(op, transpose.getResults());
     return success();
   }

@@ -25,8 +25,8 @@ static Value fromF32(OpBuilder &b, Location loc, Value value, Type type) {
 
 /// The storage bits of a narrow-float element.
 static Value bitsOf(OpBuilder &b, Location loc, Value element) {
-  return arith::BitcastOp::create(
-      b, loc, host::storageType(element.getType()), element);
+  return arith::BitcastOp::create(b, loc, host::storageType(element.getType()),
+                                  element);
 }
 
 namespace {
@@ -55,9 +55,11 @@ struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
             at.back() = arith::DivUIOp::create(b, loc, col, two);
             Value byte = tensor::ExtractOp::create(b, loc, packed, at);
             Value odd = arith::IndexCastOp::create(
-                b, loc, b.getI8Type(), arith::RemUIOp::create(b, loc, col, two));
+                b, loc, b.getI8Type(),
+                arith::RemUIOp::create(b, loc, col, two));
             Value shift = arith::MulIOp::create(
-                b, loc, odd, arith::ConstantIntOp::create(b, loc, b.getI8Type(), 4));
+                b, loc, odd,
+                arith::ConstantIntOp::create(b, loc, b.getI8Type(), 4));
             Value nibble = arith::ShRUIOp::create(b, loc, byte, shift);
             value = decodeNarrowFloat(b, loc, nibble, fp4);
           } else {
@@ -68,7 +70,8 @@ struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
           at.back() = arith::DivUIOp::create(
               b, loc, col, arith::ConstantIndexOp::create(b, loc, 32));
           Value scale = decodeE8M0(
-              b, loc, bitsOf(b, loc, tensor::ExtractOp::create(b, loc, scales, at)));
+              b, loc,
+              bitsOf(b, loc, tensor::ExtractOp::create(b, loc, scales, at)));
           Value scaled = arith::MulFOp::create(b, loc, value, scale);
           tensor::YieldOp::create(
               b, loc, fromF32(b, loc, scaled, type.getElementType()));

@@ -23,8 +23,8 @@ static Value widenNarrowOperand(OpBuilder &b, Location loc, Value operand) {
       b, loc, f32Type, ValueRange{},
       [&](OpBuilder &b, Location loc, ValueRange ivs) {
         Value element = tensor::ExtractOp::create(b, loc, operand, ivs);
-        Value bits = arith::BitcastOp::create(
-            b, loc, host::storageType(format), element);
+        Value bits = arith::BitcastOp::create(b, loc, host::storageType(format),
+                                              element);
         tensor::YieldOp::create(b, loc,
                                 decodeNarrowFloat(b, loc, bits, format));
       });

@@ -32,9 +32,9 @@ static void convertKernel(tile::KernelOp kernel) {
   Location loc = kernel.getLoc();
   MLIRContext *ctx = kernel.getContext();
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
-  auto entry = func::FuncOp::create(
-      b, loc, kernel.getSymName(),
-      b.getFunctionType({ptrType, ptrType, ptrType}, {}));
+  auto entry =
+      func::FuncOp::create(b, loc, kernel.getSymName(),
+                           b.getFunctionType({ptrType, ptrType, ptrType}, {}));
   Block *block = entry.addEntryBlock();
   b.setInsertionPointToStart(block);
   Value args = block->getArgument(0);

@@ -39,19 +39,28 @@ static Value elementAddress(OpBuilder &b, Location loc, const HostView &view,
                             ValueRange position, Type elementType) {
   Value linear = arith::ConstantIndexOp::create(b, loc, 0);
   for (auto [pos, stride] : llvm::zip(position, view.strides))
-    linear = arith::AddIOp::create(
-        b, loc, linear, arith::MulIOp::create(b, loc, pos, stride));
+    linear = arith::AddIOp::create(b, loc, linear,
+                                   arith::MulIOp::create(b, loc, pos, stride));
   Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), linear);
   return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
                              host::storageType(elementType), view.base,
                              ValueRange{offset});
 }
 
-/// The absolute view position of tile element `ivs` at `origin`, and
-/// whether it is inside the view and enabled by the (leading-dims) mask.
-static std::pair<SmallVector<Value>, Value>
-guardedPosition(OpBuilder &b, Location loc, const HostView &view,
-                ValueRange origin, ValueRange ivs, Value mask) {
+namespace {
+/// The absolute view position of one tile element, and whether it is
+/// inside the view and enabled by the mask.
+struct GuardedPosition {
+  SmallVector<Value> position;
+  Value enabled;
+};
+} // namespace
+
+/// The guarded position of tile element `ivs` of a tile at `origin`; the
+/// mask covers the tile's leading dimensions.
+static GuardedPosition guardedPosition(OpBuilder &b, Location loc,
+                                       const HostView &view, ValueRange origin,
+                                       ValueRange ivs, Value mask) {
   SmallVector<Value> position;
   Value enabled;
   for (auto [o, iv, size] : llvm::zip(origin, ivs, view.sizes)) {
@@ -59,15 +68,16 @@ guardedPosition(OpBuilder &b, Location loc, const HostView &view,
     position.push_back(pos);
     Value inside =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos, size);
-    enabled = enabled ? arith::AndIOp::create(b, loc, enabled, inside)
-                      : inside;
+    enabled =
+        enabled ? arith::AndIOp::create(b, loc, enabled, inside) : inside;
   }
   if (mask) {
     unsigned maskRank = cast<RankedTensorType>(mask.getType()).getRank();
-    Value bit = tensor::ExtractOp::create(b, loc, mask, ivs.take_front(maskRank));
+    Value bit =
+        tensor::ExtractOp::create(b, loc, mask, ivs.take_front(maskRank));
     enabled = arith::AndIOp::create(b, loc, enabled, bit);
   }
-  return {position, enabled};
+  return {std::move(position), enabled};
 }
 
 namespace {
@@ -81,18 +91,18 @@ struct ViewLowering : OpConversionPattern<tile::ViewOp> {
     if (!adaptor.getOffset().empty()) {
       Value offset = arith::IndexCastOp::create(
           rewriter, loc, rewriter.getI64Type(), adaptor.getOffset().front());
-      base = LLVM::GEPOp::create(
-          rewriter, loc, base.getType(),
-          host::storageType(op.getType().getElementType()), base,
-          ValueRange{offset});
+      base =
+          LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                              host::storageType(op.getType().getElementType()),
+                              base, ValueRange{offset});
     }
     SmallVector<Value> values = {base};
     for (unsigned d = 0, e = op.getType().getRank(); d < e; ++d)
-      values.push_back(getValueOrCreateConstantIndexOp(rewriter, loc,
-                                                       op.getMixedSize(d)));
+      values.push_back(
+          getValueOrCreateConstantIndexOp(rewriter, loc, op.getMixedSize(d)));
     for (unsigned d = 0, e = op.getType().getRank(); d < e; ++d)
-      values.push_back(getValueOrCreateConstantIndexOp(rewriter, loc,
-                                                       op.getMixedStride(d)));
+      values.push_back(
+          getValueOrCreateConstantIndexOp(rewriter, loc, op.getMixedStride(d)));
     rewriter.replaceOpWithMultiple(op, {values});
     return success();
   }
@@ -111,28 +121,28 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
     SmallVector<Value> origin;
     for (ValueRange index : adaptor.getIndices())
       origin.push_back(index.front());
-    Value mask = adaptor.getMask().empty() ? Value() : adaptor.getMask().front();
+    Value mask =
+        adaptor.getMask().empty() ? Value() : adaptor.getMask().front();
     Value pad = adaptor.getPad().empty() ? Value() : adaptor.getPad().front();
 
     auto generate = tensor::GenerateOp::create(
         rewriter, loc, type, ValueRange{},
         [&](OpBuilder &b, Location loc, ValueRange ivs) {
-          auto [position, enabled] =
-              guardedPosition(b, loc, view, origin, ivs, mask);
+          GuardedPosition at = guardedPosition(b, loc, view, origin, ivs, mask);
           // The branches join in the storage type: x86 has no bf16
           // registers, and a bf16 phi would need a compiler-runtime call.
           auto guarded = scf::IfOp::create(
-              b, loc, enabled,
+              b, loc, at.enabled,
               [&](OpBuilder &b, Location loc) {
                 Value addr =
-                    elementAddress(b, loc, view, position, elementType);
+                    elementAddress(b, loc, view, at.position, elementType);
                 scf::YieldOp::create(
                     b, loc,
-                    LLVM::LoadOp::create(b, loc, storageType, addr).getResult());
+                    LLVM::LoadOp::create(b, loc, storageType, addr)
+                        .getResult());
               },
               [&](OpBuilder &b, Location loc) {
-                Value padding =
-                    pad ? pad : host::zeroOf(b, loc, elementType);
+                Value padding = pad ? pad : host::zeroOf(b, loc, elementType);
                 scf::YieldOp::create(b, loc, host::toStorage(b, loc, padding));
               });
           tensor::YieldOp::create(
@@ -156,7 +166,8 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
     SmallVector<Value> origin;
     for (ValueRange index : adaptor.getIndices())
       origin.push_back(index.front());
-    Value mask = adaptor.getMask().empty() ? Value() : adaptor.getMask().front();
+    Value mask =
+        adaptor.getMask().empty() ? Value() : adaptor.getMask().front();
 
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -167,16 +178,16 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
     scf::buildLoopNest(
         rewriter, loc, lbs, ubs, steps,
         [&](OpBuilder &b, Location loc, ValueRange ivs) {
-          auto [position, enabled] =
-              guardedPosition(b, loc, view, origin, ivs, mask);
-          scf::IfOp::create(b, loc, enabled, [&](OpBuilder &b, Location loc) {
-            Value element = tensor::ExtractOp::create(b, loc, value, ivs);
-            Value addr = elementAddress(b, loc, view, position,
-                                        type.getElementType());
-            LLVM::StoreOp::create(b, loc, host::toStorage(b, loc, element),
-                                  addr);
-            scf::YieldOp::create(b, loc);
-          });
+          GuardedPosition at = guardedPosition(b, loc, view, origin, ivs, mask);
+          scf::IfOp::create(
+              b, loc, at.enabled, [&](OpBuilder &b, Location loc) {
+                Value element = tensor::ExtractOp::create(b, loc, value, ivs);
+                Value addr = elementAddress(b, loc, view, at.position,
+                                            type.getElementType());
+                LLVM::StoreOp::create(b, loc, host::toStorage(b, loc, element),
+                                      addr);
+                scf::YieldOp::create(b, loc);
+              });
         });
     rewriter.eraseOp(op);
     return success();

@@ -11,15 +11,17 @@ using namespace mla;
 
 /// The identity of `kind` for `type`, as a typed attribute.
 static TypedAttr identity(tile::ReduceKind kind, Type type) {
-  auto arithKind = kind == tile::ReduceKind::sum   ? arith::AtomicRMWKind::addf
-                   : kind == tile::ReduceKind::max ? arith::AtomicRMWKind::maximumf
-                                                   : arith::AtomicRMWKind::minimumf;
+  auto arithKind = kind == tile::ReduceKind::sum ? arith::AtomicRMWKind::addf
+                   : kind == tile::ReduceKind::max
+                       ? arith::AtomicRMWKind::maximumf
+                       : arith::AtomicRMWKind::minimumf;
   if (!isa<FloatType>(type))
     arithKind = kind == tile::ReduceKind::sum   ? arith::AtomicRMWKind::addi
                 : kind == tile::ReduceKind::max ? arith::AtomicRMWKind::maxs
                                                 : arith::AtomicRMWKind::mins;
   OpBuilder b(type.getContext());
-  return arith::getIdentityValueAttr(arithKind, type, b, UnknownLoc::get(type.getContext()));
+  return arith::getIdentityValueAttr(arithKind, type, b,
+                                     UnknownLoc::get(type.getContext()));
 }
 
 /// Combines two elements with `kind` (NaN-propagating for floats).
@@ -50,11 +52,10 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
     RankedTensorType type = op.getType();
     Type elementType = type.getElementType();
     tile::ReduceKind kind = op.getKind();
-    Value init = arith::ConstantOp::create(rewriter, loc,
-                                           identity(kind, elementType));
-    Value filled = linalg::FillOp::create(
-                       rewriter, loc, init,
-                       host::emptyTile(rewriter, loc, type))
+    Value init =
+        arith::ConstantOp::create(rewriter, loc, identity(kind, elementType));
+    Value filled = linalg::FillOp::create(rewriter, loc, init,
+                                          host::emptyTile(rewriter, loc, type))
                        .getResult(0);
     auto reduce = linalg::ReduceOp::create(
         rewriter, loc, ValueRange{adaptor.getInput()}, ValueRange{filled},

@@ -52,7 +52,8 @@ Value host::emptyTile(OpBuilder &b, Location loc, RankedTensorType type) {
 }
 
 Value host::zeroOf(OpBuilder &b, Location loc, Type type) {
-  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+  return arith::ConstantOp::create(b, loc,
+                                   cast<TypedAttr>(b.getZeroAttr(type)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -113,12 +114,12 @@ struct ConvertTileToHostPass
     WalkResult result = module.walk([](Operation *op) {
       if (!isa<tile::TileDialect>(op->getDialect()))
         return WalkResult::advance();
-      op->emitError() << "'" << op->getName()
-                      << "' is not supported by the host target"
-                      << (isa<tile::QKSoftmaxAccOp, tile::SplitReduceOp,
-                              tile::DotScaledOp>(op)
-                              ? "; run tile-decompose first"
-                              : "");
+      op->emitError()
+          << "'" << op->getName() << "' is not supported by the host target"
+          << (isa<tile::QKSoftmaxAccOp, tile::SplitReduceOp, tile::DotScaledOp>(
+                  op)
+                  ? "; run tile-decompose first"
+                  : "");
       return WalkResult::interrupt();
     });
     if (result.wasInterrupted())

@@ -10,10 +10,10 @@ using namespace mlir;
 namespace {
 /// How a narrow format spends its special encodings.
 enum class Specials {
-  None,        // every encoding is finite (e2m1)
-  AllOnesNaN,  // S.1111.111 is NaN, no infinity (e4m3fn)
-  NegZeroNaN,  // 0x80 is the only NaN, no -0, no infinity (the FNUZ types)
-  Ieee,        // all-ones exponent: infinity or NaN (e5m2)
+  None,       // every encoding is finite (e2m1)
+  AllOnesNaN, // S.1111.111 is NaN, no infinity (e4m3fn)
+  NegZeroNaN, // 0x80 is the only NaN, no -0, no infinity (the FNUZ types)
+  Ieee,       // all-ones exponent: infinity or NaN (e5m2)
 };
 
 struct NarrowFormat {
@@ -54,11 +54,19 @@ struct Bits {
     return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
                                           llvm::APFloat(static_cast<float>(v)));
   }
-  Value shr(Value x, int64_t n) { return arith::ShRUIOp::create(b, loc, x, c(n)); }
-  Value shl(Value x, int64_t n) { return arith::ShLIOp::create(b, loc, x, c(n)); }
-  Value band(Value x, int64_t m) { return arith::AndIOp::create(b, loc, x, c(m)); }
+  Value shr(Value x, int64_t n) {
+    return arith::ShRUIOp::create(b, loc, x, c(n));
+  }
+  Value shl(Value x, int64_t n) {
+    return arith::ShLIOp::create(b, loc, x, c(n));
+  }
+  Value band(Value x, int64_t m) {
+    return arith::AndIOp::create(b, loc, x, c(m));
+  }
   Value bor(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t n) { return arith::AddIOp::create(b, loc, x, c(n)); }
+  Value add(Value x, int64_t n) {
+    return arith::AddIOp::create(b, loc, x, c(n));
+  }
   Value eq(Value x, int64_t n) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(n));
   }
@@ -92,9 +100,8 @@ Value mla::decodeNarrowFloat(OpBuilder &b, Location loc, Value bits,
   Value man = k.band(x, (1 << fmt.manBits) - 1);
 
   // Normal: rebias the exponent and left-align the mantissa.
-  Value normal = k.bor(
-      sign, k.bor(k.shl(k.add(exp, 127 - fmt.bias), 23),
-                  k.shl(man, 23 - fmt.manBits)));
+  Value normal = k.bor(sign, k.bor(k.shl(k.add(exp, 127 - fmt.bias), 23),
+                                   k.shl(man, 23 - fmt.manBits)));
   // Subnormal: man * 2^(1 - bias - manBits), exact in f32.
   Value subMagnitude = arith::MulFOp::create(
       b, loc, arith::UIToFPOp::create(b, loc, b.getF32Type(), man),

@@ -91,8 +91,9 @@ static LogicalResult verifyLaunchAttr(Operation *op, Attribute attr) {
                            << "' belongs on a tile.kernel";
   auto dict = dyn_cast<DictionaryAttr>(attr);
   if (!dict)
-    return op->emitError() << "'" << kLaunchAttrName
-                           << "' must be a dictionary, e.g. {grid = [\"n\", 1, 1]}";
+    return op->emitError()
+           << "'" << kLaunchAttrName
+           << "' must be a dictionary, e.g. {grid = [\"n\", 1, 1]}";
   Attribute gridAttr = dict.get("grid");
   if (!gridAttr)
     return success();
@@ -103,9 +104,9 @@ static LogicalResult verifyLaunchAttr(Operation *op, Attribute attr) {
   for (Attribute dim : grid) {
     if (auto size = dyn_cast<IntegerAttr>(dim)) {
       if (size.getInt() < 1)
-        return op->emitError() << "'" << kLaunchAttrName
-                               << "' grid sizes must be at least 1, got "
-                               << size.getInt();
+        return op->emitError()
+               << "'" << kLaunchAttrName
+               << "' grid sizes must be at least 1, got " << size.getInt();
       continue;
     }
     auto name = dyn_cast<StringAttr>(dim);

@@ -65,8 +65,8 @@ struct BroadcastOfBroadcast : OpRewritePattern<BroadcastOp> {
     for (int64_t d : inner.getDims())
       dims.push_back(kept[d]);
     llvm::sort(dims);
-    rewriter.replaceOpWithNewOp<BroadcastOp>(op, op.getType(),
-                                             inner.getInput(), dims);
+    rewriter.replaceOpWithNewOp<BroadcastOp>(op, op.getType(), inner.getInput(),
+                                             dims);
     return success();
   }
 };

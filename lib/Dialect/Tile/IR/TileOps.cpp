@@ -67,9 +67,9 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Builder builder(ctx);
-  call_interface_impl::addArgAndResultAttrs(
-      builder, result, args, resultAttrs, getArgAttrsAttrName(result.name),
-      getResAttrsAttrName(result.name));
+  call_interface_impl::addArgAndResultAttrs(builder, result, args, resultAttrs,
+                                            getArgAttrsAttrName(result.name),
+                                            getResAttrsAttrName(result.name));
   return parser.parseRegion(*result.addRegion(), args);
 }
 
@@ -122,9 +122,9 @@ LogicalResult KernelOp::verify() {
     llvm::SmallSet<StringRef, 16> seen;
     for (Attribute name : names)
       if (!seen.insert(cast<StringAttr>(name).getValue()).second)
-        return emitOpError() << "argument name '"
-                             << cast<StringAttr>(name).getValue()
-                             << "' is used twice; launchers bind by name";
+        return emitOpError()
+               << "argument name '" << cast<StringAttr>(name).getValue()
+               << "' is used twice; launchers bind by name";
   }
   return success();
 }
@@ -143,8 +143,7 @@ LogicalResult BroadcastOp::verify() {
   RankedTensorType in = getInput().getType(), out = getType();
   if (in.getElementType() != out.getElementType())
     return emitOpError() << "result element type " << out.getElementType()
-                         << " differs from the input's "
-                         << in.getElementType();
+                         << " differs from the input's " << in.getElementType();
   ArrayRef<int64_t> dims = getDims();
   if (in.getRank() + static_cast<int64_t>(dims.size()) != out.getRank())
     return emitOpError() << "input rank " << in.getRank() << " plus "
@@ -246,16 +245,16 @@ static LogicalResult verifyAccess(Operation *op, ViewType view,
                                   size_t numIndices, RankedTensorType tile,
                                   Value mask) {
   if (static_cast<int64_t>(numIndices) != view.getRank())
-    return op->emitOpError() << "needs " << view.getRank()
-                             << " indices for a rank-" << view.getRank()
-                             << " view, got " << numIndices;
+    return op->emitOpError()
+           << "needs " << view.getRank() << " indices for a rank-"
+           << view.getRank() << " view, got " << numIndices;
   if (tile.getRank() != view.getRank())
-    return op->emitOpError() << "tile " << tile
-                             << " must have the view's rank " << view.getRank();
+    return op->emitOpError() << "tile " << tile << " must have the view's rank "
+                             << view.getRank();
   if (tile.getElementType() != view.getElementType())
-    return op->emitOpError() << "tile element type " << tile.getElementType()
-                             << " differs from the view's "
-                             << view.getElementType();
+    return op->emitOpError()
+           << "tile element type " << tile.getElementType()
+           << " differs from the view's " << view.getElementType();
   if (!mask)
     return success();
   ArrayRef<int64_t> maskShape = tensorType(mask).getShape();
@@ -263,8 +262,8 @@ static LogicalResult verifyAccess(Operation *op, ViewType view,
       maskShape != tile.getShape().take_front(maskShape.size()))
     return op->emitOpError()
            << "mask " << mask.getType()
-           << " must match the tile's shape or its leading dimensions ("
-           << tile << ")";
+           << " must match the tile's shape or its leading dimensions (" << tile
+           << ")";
   return success();
 }
 
@@ -309,10 +308,10 @@ LogicalResult DequantMxOp::verify() {
                          << ") times 2 must equal the result's last dimension ("
                          << n << "): each byte holds two values";
   if (scales.getShape().back() * 32 != n)
-    return emitOpError() << "scale tile's last dimension ("
-                         << scales.getShape().back()
-                         << ") times 32 must equal the result's last dimension ("
-                         << n << "): one E8M0 scale per block of 32 values";
+    return emitOpError()
+           << "scale tile's last dimension (" << scales.getShape().back()
+           << ") times 32 must equal the result's last dimension (" << n
+           << "): one E8M0 scale per block of 32 values";
   return success();
 }
 
@@ -360,7 +359,7 @@ namespace {
 /// How one tile.dot_scaled operand is encoded.
 struct ScaledOperand {
   bool packedFp4;
-  int64_t k; // logical contraction length
+  int64_t k;     // logical contraction length
   int64_t other; // M for lhs, N for rhs
 };
 } // namespace
@@ -380,8 +379,8 @@ classifyScaledOperand(Operation *op, StringRef which, RankedTensorType type,
            << which << " element type " << elem
            << " is not bf16, f16, f32, fp8 or packed fp4 (i8)";
   if (packed && !scale)
-    return op->emitOpError() << which
-                             << " is packed fp4 (i8) and needs its E8M0 scale";
+    return op->emitOpError()
+           << which << " is packed fp4 (i8) and needs its E8M0 scale";
   if (!packed && !fp8 && scale)
     return op->emitOpError() << which << " is " << elem
                              << "; only fp8 and fp4 operands take a scale";
@@ -438,8 +437,7 @@ LogicalResult ReduceOp::verify() {
   if (out.getShape() != ArrayRef<int64_t>(expected) ||
       out.getElementType() != in.getElementType())
     return emitOpError() << "result must be "
-                         << RankedTensorType::get(expected,
-                                                  in.getElementType())
+                         << RankedTensorType::get(expected, in.getElementType())
                          << " (the input without dim " << dim << ")";
   if (getKind() == ReduceKind::sum && in.getElementType().isInteger(1))
     return emitOpError("sum of i1 tiles is not defined; extend to i32 first");
@@ -474,8 +472,7 @@ LogicalResult QKSoftmaxAccOp::verify() {
     auto perScore = RankedTensorType::get({m, n}, type.getElementType());
     if (type != perKey && type != perScore)
       return emitOpError() << "mask must be " << perKey << " (per key) or "
-                           << perScore << " (per query and key), got "
-                           << type;
+                           << perScore << " (per query and key), got " << type;
   }
   return success();
 }

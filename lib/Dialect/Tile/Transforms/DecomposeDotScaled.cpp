@@ -41,8 +41,8 @@ struct DecomposeDotScaled : OpRewritePattern<DotScaledOp> {
     TileBuilder b(op.getLoc(), rewriter);
     RankedTensorType accType = op.getAcc().getType();
     auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-    int64_t k = lhsType.getDimSize(1) *
-                (lhsType.getElementType().isInteger(8) ? 2 : 1);
+    int64_t k =
+        lhsType.getDimSize(1) * (lhsType.getElementType().isInteger(8) ? 2 : 1);
     Value lhs = dequantKLast(b, op.getLhs(), op.getLhsScale(), k);
     // The rhs is blocked along K = dim 0 while its scales are [N, K/32]:
     // dequantize it K-last, then turn it back.

@@ -51,17 +51,17 @@ struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
         b.create<arith::SubFOp>(s, b.broadcast(ref, scoreShape, {1})));
 
     // l' = l * alpha + rowsum p
-    Value newL = b.create<arith::AddFOp>(
-        b.create<arith::MulFOp>(op.getL(), alpha),
-        b.reduce(ReduceKind::sum, p, /*dim=*/1));
+    Value newL =
+        b.create<arith::AddFOp>(b.create<arith::MulFOp>(op.getL(), alpha),
+                                b.reduce(ReduceKind::sum, p, /*dim=*/1));
 
     // acc' = acc * alpha + p v, with p rounded to v's element type.
     Value pv = p;
     if (!vType.getElementType().isF32())
       pv = b.create<arith::TruncFOp>(
           RankedTensorType::get(scoreShape, vType.getElementType()), p);
-    Value scaledAcc = b.create<arith::MulFOp>(
-        op.getAcc(), b.broadcast(alpha, accShape, {1}));
+    Value scaledAcc =
+        b.create<arith::MulFOp>(op.getAcc(), b.broadcast(alpha, accShape, {1}));
     Value newAcc =
         b.create<DotOp>(op.getAcc().getType(), pv, op.getV(), scaledAcc);
 

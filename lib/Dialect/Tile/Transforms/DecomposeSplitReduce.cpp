@@ -26,9 +26,9 @@ struct DecomposeSplitReduce : OpRewritePattern<SplitReduceOp> {
 
     Value globalMax = b.negInfToZero(b.reduce(ReduceKind::max, ref, 0));
     Value empty = b.isNegInf(ref);
-    Value weight = b.zeroWhere(
-        empty, b.create<math::ExpOp>(b.create<arith::SubFOp>(
-                   ref, b.broadcast(globalMax, stateShape, {0}))));
+    Value weight =
+        b.zeroWhere(empty, b.create<math::ExpOp>(b.create<arith::SubFOp>(
+                               ref, b.broadcast(globalMax, stateShape, {0}))));
 
     Value weighted = b.create<arith::MulFOp>(
         op.getPartial(), b.broadcast(weight, partialShape, {2}));
@@ -45,8 +45,8 @@ struct DecomposeSplitReduce : OpRewritePattern<SplitReduceOp> {
         numerator, b.broadcast(denominator, outShape, {1}));
     Value noMass = b.create<arith::CmpFOp>(
         arith::CmpFPredicate::OEQ, denominator, b.f32Splat(0, outShape[0]));
-    rewriter.replaceOp(op,
-                       b.zeroWhere(b.broadcast(noMass, outShape, {1}), quotient));
+    rewriter.replaceOp(
+        op, b.zeroWhere(b.broadcast(noMass, outShape, {1}), quotient));
     return success();
   }
 };
