@@ -91,9 +91,9 @@ tile.kernel @mla_partial_bf16_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>,
     %q_row = tile.view %q[%q_off] sizes [16, 576] strides [576, 1]
         : !tile.ptr<bf16> -> !tile.view<16x576xbf16>
     %qt = tile.load %q_row[%c0, %c0] : !tile.view<16x576xbf16> -> tensor<16x576xbf16>
-      %kv_off = arith.muli %begin, %c576 : index
-      %kv_seq = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
-          : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
+    %kv_off = arith.muli %begin, %c576 : index
+    %kv_seq = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
+        : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
 
     %neg_inf = arith.constant 0xFF800000 : f32
     %zero = arith.constant 0.0 : f32
@@ -108,7 +108,7 @@ tile.kernel @mla_partial_bf16_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>,
       // the softmax.
       %keys = tile.range from %t : tensor<64xindex>
       %valid = arith.cmpi slt, %keys, %n_tile : tensor<64xindex>
-        %k = tile.load %kv_seq[%t, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
+      %k = tile.load %kv_seq[%t, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
       %v = tensor.extract_slice %k[0, 0] [64, 512] [1, 1]
           : tensor<64x576xbf16> to tensor<64x512xbf16>
       %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %k, %v, %m, %l, %acc
@@ -203,9 +203,9 @@ tile.kernel @mla_partial_bf16_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>,
     %q_row = tile.view %q[%q_off] sizes [32, 576] strides [576, 1]
         : !tile.ptr<bf16> -> !tile.view<32x576xbf16>
     %qt = tile.load %q_row[%c0, %c0] : !tile.view<32x576xbf16> -> tensor<32x576xbf16>
-      %kv_off = arith.muli %begin, %c576 : index
-      %kv_seq = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
-          : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
+    %kv_off = arith.muli %begin, %c576 : index
+    %kv_seq = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
+        : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
 
     %neg_inf = arith.constant 0xFF800000 : f32
     %zero = arith.constant 0.0 : f32
@@ -220,7 +220,7 @@ tile.kernel @mla_partial_bf16_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>,
       // the softmax.
       %keys = tile.range from %t : tensor<64xindex>
       %valid = arith.cmpi slt, %keys, %n_tile : tensor<64xindex>
-        %k = tile.load %kv_seq[%t, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
+      %k = tile.load %kv_seq[%t, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
       %v = tensor.extract_slice %k[0, 0] [64, 512] [1, 1]
           : tensor<64x576xbf16> to tensor<64x512xbf16>
       %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %k, %v, %m, %l, %acc
@@ -315,14 +315,14 @@ tile.kernel @mla_partial_fp8_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
     %q_row = tile.view %q[%q_off] sizes [16, 576] strides [576, 1]
         : !tile.ptr<bf16> -> !tile.view<16x576xbf16>
     %qt = tile.load %q_row[%c0, %c0] : !tile.view<16x576xbf16> -> tensor<16x576xbf16>
-      // fp8 e4m3 values are exact in bf16: dequantize with a unit scale and
-      // apply the tensor scale to the scores and the output instead.
-      %kv_scale0 = tile.load_scalar %kv_scale[%c0] : !tile.ptr<f32>
-      %unit = arith.constant 1.0 : f32
-      %score_scale = arith.mulf %sm_scale, %kv_scale0 : f32
-      %kv_off = arith.muli %begin, %c576 : index
-      %kv_seq = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
-          : !tile.ptr<f8E4M3FN> -> !tile.view<?x576xf8E4M3FN>
+    // fp8 e4m3 values are exact in bf16: dequantize with a unit scale and
+    // apply the tensor scale to the scores and the output instead.
+    %kv_scale0 = tile.load_scalar %kv_scale[%c0] : !tile.ptr<f32>
+    %unit = arith.constant 1.0 : f32
+    %score_scale = arith.mulf %sm_scale, %kv_scale0 : f32
+    %kv_off = arith.muli %begin, %c576 : index
+    %kv_seq = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
+        : !tile.ptr<f8E4M3FN> -> !tile.view<?x576xf8E4M3FN>
 
     %neg_inf = arith.constant 0xFF800000 : f32
     %zero = arith.constant 0.0 : f32
@@ -337,9 +337,9 @@ tile.kernel @mla_partial_fp8_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
       // the softmax.
       %keys = tile.range from %t : tensor<64xindex>
       %valid = arith.cmpi slt, %keys, %n_tile : tensor<64xindex>
-        %k8 = tile.load %kv_seq[%t, %c0]
-            : !tile.view<?x576xf8E4M3FN> -> tensor<64x576xf8E4M3FN>
-        %k = tile.dequant_fp8 %k8, %unit : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
+      %k8 = tile.load %kv_seq[%t, %c0]
+          : !tile.view<?x576xf8E4M3FN> -> tensor<64x576xf8E4M3FN>
+      %k = tile.dequant_fp8 %k8, %unit : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
       %v = tensor.extract_slice %k[0, 0] [64, 512] [1, 1]
           : tensor<64x576xbf16> to tensor<64x512xbf16>
       %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %k, %v, %m, %l, %acc
@@ -436,14 +436,14 @@ tile.kernel @mla_partial_fp8_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
     %q_row = tile.view %q[%q_off] sizes [32, 576] strides [576, 1]
         : !tile.ptr<bf16> -> !tile.view<32x576xbf16>
     %qt = tile.load %q_row[%c0, %c0] : !tile.view<32x576xbf16> -> tensor<32x576xbf16>
-      // fp8 e4m3 values are exact in bf16: dequantize with a unit scale and
-      // apply the tensor scale to the scores and the output instead.
-      %kv_scale0 = tile.load_scalar %kv_scale[%c0] : !tile.ptr<f32>
-      %unit = arith.constant 1.0 : f32
-      %score_scale = arith.mulf %sm_scale, %kv_scale0 : f32
-      %kv_off = arith.muli %begin, %c576 : index
-      %kv_seq = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
-          : !tile.ptr<f8E4M3FN> -> !tile.view<?x576xf8E4M3FN>
+    // fp8 e4m3 values are exact in bf16: dequantize with a unit scale and
+    // apply the tensor scale to the scores and the output instead.
+    %kv_scale0 = tile.load_scalar %kv_scale[%c0] : !tile.ptr<f32>
+    %unit = arith.constant 1.0 : f32
+    %score_scale = arith.mulf %sm_scale, %kv_scale0 : f32
+    %kv_off = arith.muli %begin, %c576 : index
+    %kv_seq = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
+        : !tile.ptr<f8E4M3FN> -> !tile.view<?x576xf8E4M3FN>
 
     %neg_inf = arith.constant 0xFF800000 : f32
     %zero = arith.constant 0.0 : f32
@@ -458,9 +458,9 @@ tile.kernel @mla_partial_fp8_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
       // the softmax.
       %keys = tile.range from %t : tensor<64xindex>
       %valid = arith.cmpi slt, %keys, %n_tile : tensor<64xindex>
-        %k8 = tile.load %kv_seq[%t, %c0]
-            : !tile.view<?x576xf8E4M3FN> -> tensor<64x576xf8E4M3FN>
-        %k = tile.dequant_fp8 %k8, %unit : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
+      %k8 = tile.load %kv_seq[%t, %c0]
+          : !tile.view<?x576xf8E4M3FN> -> tensor<64x576xf8E4M3FN>
+      %k = tile.dequant_fp8 %k8, %unit : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
       %v = tensor.extract_slice %k[0, 0] [64, 512] [1, 1]
           : tensor<64x576xbf16> to tensor<64x512xbf16>
       %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %k, %v, %m, %l, %acc
@@ -558,13 +558,13 @@ tile.kernel @mla_partial_mxfp4_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<i8>, %kv_
     %q_row = tile.view %q[%q_off] sizes [16, 576] strides [576, 1]
         : !tile.ptr<bf16> -> !tile.view<16x576xbf16>
     %qt = tile.load %q_row[%c0, %c0] : !tile.view<16x576xbf16> -> tensor<16x576xbf16>
-      %kv_off = arith.muli %begin, %c288 : index
-      %kv_seq = tile.view %kv[%kv_off] sizes [%n, 288] strides [288, 1]
-          : !tile.ptr<i8> -> !tile.view<?x288xi8>
-      %stride = arith.index_cast %scale_stride : i32 to index
-      %scale_off = arith.muli %begin, %stride : index
-      %scale_seq = tile.view %kv_scale[%scale_off] sizes [%n, 18] strides [%stride, 1]
-          : !tile.ptr<f8E8M0FNU> -> !tile.view<?x18xf8E8M0FNU>
+    %kv_off = arith.muli %begin, %c288 : index
+    %kv_seq = tile.view %kv[%kv_off] sizes [%n, 288] strides [288, 1]
+        : !tile.ptr<i8> -> !tile.view<?x288xi8>
+    %stride = arith.index_cast %scale_stride : i32 to index
+    %scale_off = arith.muli %begin, %stride : index
+    %scale_seq = tile.view %kv_scale[%scale_off] sizes [%n, 18] strides [%stride, 1]
+        : !tile.ptr<f8E8M0FNU> -> !tile.view<?x18xf8E8M0FNU>
 
     %neg_inf = arith.constant 0xFF800000 : f32
     %zero = arith.constant 0.0 : f32
@@ -579,11 +579,11 @@ tile.kernel @mla_partial_mxfp4_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<i8>, %kv_
       // the softmax.
       %keys = tile.range from %t : tensor<64xindex>
       %valid = arith.cmpi slt, %keys, %n_tile : tensor<64xindex>
-        %kp = tile.load %kv_seq[%t, %c0] : !tile.view<?x288xi8> -> tensor<64x288xi8>
-        %ks = tile.load %scale_seq[%t, %c0]
-            : !tile.view<?x18xf8E8M0FNU> -> tensor<64x18xf8E8M0FNU>
-        %k = tile.dequant_mx %kp, %ks
-            : tensor<64x288xi8>, tensor<64x18xf8E8M0FNU> -> tensor<64x576xbf16>
+      %kp = tile.load %kv_seq[%t, %c0] : !tile.view<?x288xi8> -> tensor<64x288xi8>
+      %ks = tile.load %scale_seq[%t, %c0]
+          : !tile.view<?x18xf8E8M0FNU> -> tensor<64x18xf8E8M0FNU>
+      %k = tile.dequant_mx %kp, %ks
+          : tensor<64x288xi8>, tensor<64x18xf8E8M0FNU> -> tensor<64x576xbf16>
       %v = tensor.extract_slice %k[0, 0] [64, 512] [1, 1]
           : tensor<64x576xbf16> to tensor<64x512xbf16>
       %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %k, %v, %m, %l, %acc
@@ -679,13 +679,13 @@ tile.kernel @mla_partial_mxfp4_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<i8>, %kv_
     %q_row = tile.view %q[%q_off] sizes [32, 576] strides [576, 1]
         : !tile.ptr<bf16> -> !tile.view<32x576xbf16>
     %qt = tile.load %q_row[%c0, %c0] : !tile.view<32x576xbf16> -> tensor<32x576xbf16>
-      %kv_off = arith.muli %begin, %c288 : index
-      %kv_seq = tile.view %kv[%kv_off] sizes [%n, 288] strides [288, 1]
-          : !tile.ptr<i8> -> !tile.view<?x288xi8>
-      %stride = arith.index_cast %scale_stride : i32 to index
-      %scale_off = arith.muli %begin, %stride : index
-      %scale_seq = tile.view %kv_scale[%scale_off] sizes [%n, 18] strides [%stride, 1]
-          : !tile.ptr<f8E8M0FNU> -> !tile.view<?x18xf8E8M0FNU>
+    %kv_off = arith.muli %begin, %c288 : index
+    %kv_seq = tile.view %kv[%kv_off] sizes [%n, 288] strides [288, 1]
+        : !tile.ptr<i8> -> !tile.view<?x288xi8>
+    %stride = arith.index_cast %scale_stride : i32 to index
+    %scale_off = arith.muli %begin, %stride : index
+    %scale_seq = tile.view %kv_scale[%scale_off] sizes [%n, 18] strides [%stride, 1]
+        : !tile.ptr<f8E8M0FNU> -> !tile.view<?x18xf8E8M0FNU>
 
     %neg_inf = arith.constant 0xFF800000 : f32
     %zero = arith.constant 0.0 : f32
@@ -700,11 +700,11 @@ tile.kernel @mla_partial_mxfp4_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<i8>, %kv_
       // the softmax.
       %keys = tile.range from %t : tensor<64xindex>
       %valid = arith.cmpi slt, %keys, %n_tile : tensor<64xindex>
-        %kp = tile.load %kv_seq[%t, %c0] : !tile.view<?x288xi8> -> tensor<64x288xi8>
-        %ks = tile.load %scale_seq[%t, %c0]
-            : !tile.view<?x18xf8E8M0FNU> -> tensor<64x18xf8E8M0FNU>
-        %k = tile.dequant_mx %kp, %ks
-            : tensor<64x288xi8>, tensor<64x18xf8E8M0FNU> -> tensor<64x576xbf16>
+      %kp = tile.load %kv_seq[%t, %c0] : !tile.view<?x288xi8> -> tensor<64x288xi8>
+      %ks = tile.load %scale_seq[%t, %c0]
+          : !tile.view<?x18xf8E8M0FNU> -> tensor<64x18xf8E8M0FNU>
+      %k = tile.dequant_mx %kp, %ks
+          : tensor<64x288xi8>, tensor<64x18xf8E8M0FNU> -> tensor<64x576xbf16>
       %v = tensor.extract_slice %k[0, 0] [64, 512] [1, 1]
           : tensor<64x576xbf16> to tensor<64x512xbf16>
       %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %k, %v, %m, %l, %acc

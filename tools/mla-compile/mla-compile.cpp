@@ -4,7 +4,7 @@
 //   [--emit=mlir|llvm|asm|obj|bin]
 //
 // writes OUT (and, for --emit=bin, the manifest OUT.json of docs/ABI.md).
-// Outputs are written to temporary files and renamed only on success.
+// A failed compilation leaves no output file behind.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +16,6 @@
 #include "mla/Target/TargetInfo.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -124,6 +123,8 @@ int main(int argc, char **argv) {
   if (!target->hasLowering)
     return fail("--target: target '" + targetName +
                 "' has no lowering yet; use --target=host");
+  if (emit == Emit::Bin && outputFile == "-")
+    return fail("-o: a binary and its manifest need a file name, not '-'");
 
   DialectRegistry registry;
   registerAllDialects(registry);
