@@ -24,6 +24,7 @@ def Tile_PtrType : Tile_Type<"Ptr", "ptr"> {
   }];
   let parameters = (ins "::mlir::Type":$elementType);
   let assemblyFormat = "`<` $elementType `>`";
+  let genVerifyDecl = 1;
 }
 
 def Tile_ViewType : Tile_Type<"View", "view"> {
@@ -40,6 +41,7 @@ def Tile_ViewType : Tile_Type<"View", "view"> {
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                         "::mlir::Type":$elementType);
   let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getRank() const { return getShape().size(); }
   }];

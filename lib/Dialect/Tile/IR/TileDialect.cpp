@@ -33,10 +33,39 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
 }
 
 //===----------------------------------------------------------------------===//
-// ViewType
+// PtrType, ViewType
 //===----------------------------------------------------------------------===//
 
+/// Global memory holds whole bytes: packed fp4 is addressed as i8.
+static LogicalResult
+verifyMemoryElementType(function_ref<InFlightDiagnostic()> emitError,
+                        Type type) {
+  if (isa<Float4E2M1FNType>(type))
+    return emitError() << "f4E2M1FN is not byte-addressable; address packed "
+                          "fp4 as i8 (two values per byte)";
+  if (type.isIntOrIndexOrFloat() && !isa<Float64Type, Float80Type,
+                                         Float128Type>(type))
+    return success();
+  return emitError() << "global memory holds scalars of a tile element type, "
+                        "not "
+                     << type;
+}
+
+LogicalResult PtrType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              Type elementType) {
+  return verifyMemoryElementType(emitError, elementType);
+}
+
+LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType) {
+  for (int64_t dim : shape)
+    if (!ShapedType::isDynamic(dim) && dim < 0)
+      return emitError() << "view sizes are not negative";
+  return verifyMemoryElementType(emitError, elementType);
+}
+
 Type ViewType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
   SmallVector<int64_t> shape;
   Type elementType;
   if (parser.parseLess() ||
@@ -44,7 +73,8 @@ Type ViewType::parse(AsmParser &parser) {
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType) || parser.parseGreater())
     return {};
-  return ViewType::get(parser.getContext(), shape, elementType);
+  return ViewType::getChecked([&] { return parser.emitError(loc); },
+                              parser.getContext(), shape, elementType);
 }
 
 void ViewType::print(AsmPrinter &printer) const {
