@@ -68,8 +68,7 @@ static GuardedPosition guardedPosition(OpBuilder &b, Location loc,
     position.push_back(pos);
     Value inside =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos, size);
-    enabled =
-        enabled ? arith::AndIOp::create(b, loc, enabled, inside) : inside;
+    enabled = enabled ? arith::AndIOp::create(b, loc, enabled, inside) : inside;
   }
   if (mask) {
     unsigned maskRank = cast<RankedTensorType>(mask.getType()).getRank();
