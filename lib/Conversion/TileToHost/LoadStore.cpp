@@ -32,6 +32,29 @@ struct HostView {
     strides = values.slice(1 + rank, rank);
   }
 };
+
+/// What loads and stores share: the view, the tile's origin in it and the
+/// optional mask, as converted values.
+struct HostAccess {
+  HostView view;
+  SmallVector<Value> origin;
+  Value mask;
+
+  template <typename Adaptor>
+  explicit HostAccess(Adaptor adaptor) : view(adaptor.getView()) {
+    for (ValueRange index : adaptor.getIndices())
+      origin.push_back(index.front());
+    if (!adaptor.getMask().empty())
+      mask = adaptor.getMask().front();
+  }
+};
+
+/// The absolute view position of one tile element, and whether it is
+/// inside the view and enabled by the mask.
+struct GuardedPosition {
+  SmallVector<Value> position;
+  Value enabled;
+};
 } // namespace
 
 /// Address of element `position` of a view of `elementType`.
@@ -47,30 +70,21 @@ static Value elementAddress(OpBuilder &b, Location loc, const HostView &view,
                              ValueRange{offset});
 }
 
-namespace {
-/// The absolute view position of one tile element, and whether it is
-/// inside the view and enabled by the mask.
-struct GuardedPosition {
-  SmallVector<Value> position;
-  Value enabled;
-};
-} // namespace
-
-/// The guarded position of tile element `ivs` of a tile at `origin`; the
-/// mask covers the tile's leading dimensions.
+/// The guarded position of tile element `ivs`; the mask covers the tile's
+/// leading dimensions.
 static GuardedPosition guardedPosition(OpBuilder &b, Location loc,
-                                       const HostView &view, ValueRange origin,
-                                       ValueRange ivs, Value mask) {
+                                       const HostAccess &access,
+                                       ValueRange ivs) {
   SmallVector<Value> position;
   Value enabled;
-  for (auto [o, iv, size] : llvm::zip(origin, ivs, view.sizes)) {
+  for (auto [o, iv, size] : llvm::zip(access.origin, ivs, access.view.sizes)) {
     Value pos = arith::AddIOp::create(b, loc, o, iv);
     position.push_back(pos);
     Value inside =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos, size);
     enabled = enabled ? arith::AndIOp::create(b, loc, enabled, inside) : inside;
   }
-  if (mask) {
+  if (Value mask = access.mask) {
     unsigned maskRank = cast<RankedTensorType>(mask.getType()).getRank();
     Value bit =
         tensor::ExtractOp::create(b, loc, mask, ivs.take_front(maskRank));
@@ -116,25 +130,20 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
     RankedTensorType type = op.getType();
     Type elementType = type.getElementType();
     Type storageType = host::storageType(elementType);
-    HostView view(adaptor.getView());
-    SmallVector<Value> origin;
-    for (ValueRange index : adaptor.getIndices())
-      origin.push_back(index.front());
-    Value mask =
-        adaptor.getMask().empty() ? Value() : adaptor.getMask().front();
+    HostAccess access(adaptor);
     Value pad = adaptor.getPad().empty() ? Value() : adaptor.getPad().front();
 
     auto generate = tensor::GenerateOp::create(
         rewriter, loc, type, ValueRange{},
         [&](OpBuilder &b, Location loc, ValueRange ivs) {
-          GuardedPosition at = guardedPosition(b, loc, view, origin, ivs, mask);
+          GuardedPosition at = guardedPosition(b, loc, access, ivs);
           // The branches join in the storage type: x86 has no bf16
           // registers, and a bf16 phi would need a compiler-runtime call.
           auto guarded = scf::IfOp::create(
               b, loc, at.enabled,
               [&](OpBuilder &b, Location loc) {
-                Value addr =
-                    elementAddress(b, loc, view, at.position, elementType);
+                Value addr = elementAddress(b, loc, access.view, at.position,
+                                            elementType);
                 scf::YieldOp::create(
                     b, loc,
                     LLVM::LoadOp::create(b, loc, storageType, addr)
@@ -161,12 +170,7 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getValue().getType();
     Value value = adaptor.getValue().front();
-    HostView view(adaptor.getView());
-    SmallVector<Value> origin;
-    for (ValueRange index : adaptor.getIndices())
-      origin.push_back(index.front());
-    Value mask =
-        adaptor.getMask().empty() ? Value() : adaptor.getMask().front();
+    HostAccess access(adaptor);
 
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -177,11 +181,11 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
     scf::buildLoopNest(
         rewriter, loc, lbs, ubs, steps,
         [&](OpBuilder &b, Location loc, ValueRange ivs) {
-          GuardedPosition at = guardedPosition(b, loc, view, origin, ivs, mask);
+          GuardedPosition at = guardedPosition(b, loc, access, ivs);
           scf::IfOp::create(
               b, loc, at.enabled, [&](OpBuilder &b, Location loc) {
                 Value element = tensor::ExtractOp::create(b, loc, value, ivs);
-                Value addr = elementAddress(b, loc, view, at.position,
+                Value addr = elementAddress(b, loc, access.view, at.position,
                                             type.getElementType());
                 LLVM::StoreOp::create(b, loc, host::toStorage(b, loc, element),
                                       addr);
