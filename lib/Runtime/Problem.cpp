@@ -6,8 +6,10 @@
 #include "mla/Runtime/ThreadPool.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace mla::runtime {
@@ -529,6 +531,41 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
     result.mxScale = std::move(scale.bytes);
   }
   problem = std::move(result);
+  return Status::success();
+}
+
+Status saveProblem(const MlaProblem &problem, const std::string &directory) {
+  if (::mkdir(directory.c_str(), 0777) != 0 && errno != EEXIST)
+    return Status::failure(directory, std::strerror(errno));
+  int64_t totalQ = problem.totalQ(), totalKv = problem.totalKv();
+  int64_t batchPlusOne = static_cast<int64_t>(problem.qoIndptr.size());
+  if (Status s = writeNpy(joinPath(directory, "qo_indptr.npy"), NpyDType::Int32,
+                          {batchPlusOne}, problem.qoIndptr.data()))
+    return s;
+  if (Status s = writeNpy(joinPath(directory, "kv_indptr.npy"), NpyDType::Int32,
+                          {batchPlusOne}, problem.kvIndptr.data()))
+    return s;
+  if (Status s = writeNpy(joinPath(directory, "q.npy"), NpyDType::UInt16,
+                          {totalQ, problem.heads, kQkDim}, problem.q.data()))
+    return s;
+  // The KV cache in the problem's [total_kv, 1, dim] layout.
+  bool bf16 = problem.kvDType == KvDType::BF16;
+  int64_t rowElements = bf16 ? kQkDim : problem.kvRowBytes();
+  if (Status s = writeNpy(joinPath(directory, "kv.npy"),
+                          bf16 ? NpyDType::UInt16 : NpyDType::UInt8,
+                          {totalKv, 1, rowElements}, problem.kv.data()))
+    return s;
+  std::string scalePath = joinPath(directory, "kv_scale.npy");
+  switch (problem.kvDType) {
+  case KvDType::BF16:
+    return Status::success();
+  case KvDType::FP8:
+    return writeNpy(scalePath, NpyDType::Float32, {1}, &problem.fp8Scale);
+  case KvDType::MXFP4:
+    return writeNpy(scalePath, NpyDType::UInt8,
+                    {problem.scaleRows, problem.scaleStride},
+                    problem.mxScale.data());
+  }
   return Status::success();
 }
 

@@ -54,8 +54,8 @@ constexpr const char *kUsage =
                --kv-dtype bf16|fp8|mxfp4
                (--kv-len L [--batch B] | --kv-lens L1,L2,...) [--q-len Q]
                [--heads H] [--seed S] | --inputs DIR
-               [--out FILE.npy] [--check] [--bench [--iters N]]
-               [--threads N] [--sm-scale X]
+               [--out FILE.npy] [--save-inputs DIR] [--check]
+               [--bench [--iters N]] [--threads N] [--sm-scale X]
        mla-run --target host|hip|cuda --module FILE
                --kernel SYMBOL --grid X[,Y[,Z]] --arg NAME=VALUE ...
                [--save NAME=FILE.npy ...] [--bench [--iters N]] [--threads N]
@@ -79,6 +79,8 @@ Generated inputs (randn, quantized like the problem):
 Loaded inputs:
   --inputs DIR      q.npy, kv.npy, kv_scale.npy (fp8, mxfp4), qo_indptr.npy,
                     kv_indptr.npy
+  --save-inputs DIR write the inputs of this run there, in that form (for
+                    other tools, or to replay the run with --inputs)
 Results:
   --out FILE.npy    write the output, [total_q, H, 512] bf16 bits as uint16
   --check           compare with a float64 reference (rtol = atol = 1e-2)
@@ -117,6 +119,7 @@ struct Options {
   std::optional<int64_t> heads;
   std::optional<uint64_t> seed;
   std::string inputs;
+  std::string saveInputs;
   std::string out;
   bool check = false;
   bool bench = false;
@@ -213,10 +216,10 @@ static Status parseArguments(int argc, char **argv, Options &options) {
       continue;
     }
     static const char *const kValueFlags[] = {
-        "--target", "--module",  "--kv-dtype", "--batch",    "--q-len",
-        "--kv-len", "--kv-lens", "--heads",    "--seed",     "--inputs",
-        "--out",    "--iters",   "--threads",  "--sm-scale", "--kernel",
-        "--grid",   "--arg",     "--save"};
+        "--target", "--module",  "--kv-dtype", "--batch",      "--q-len",
+        "--kv-len", "--kv-lens", "--heads",    "--seed",       "--inputs",
+        "--out",    "--iters",   "--threads",  "--sm-scale",   "--kernel",
+        "--grid",   "--arg",     "--save",     "--save-inputs"};
     if (!contains(kValueFlags, flag))
       return Status::failure(flag, "unknown flag (see --help)");
     if (!inlineValue) {
@@ -280,6 +283,8 @@ static Status parseArguments(int argc, char **argv, Options &options) {
       options.inputs = value;
     } else if (flag == "--out") {
       options.out = value;
+    } else if (flag == "--save-inputs") {
+      options.saveInputs = value;
     } else if (flag == "--iters") {
       if (Status s = parseInteger(flag, value, 1, number))
         return s;
@@ -497,6 +502,9 @@ static Status runTool(const Options &options, bool &checkFailed) {
       planSplitKv(problem.qoIndptr, problem.kvIndptr,
                   planOptionsFor(problem, kernels, backend->parallelism()));
   printSummary(options, problem, plan, seed);
+  if (!options.saveInputs.empty())
+    if (Status s = saveProblem(problem, options.saveInputs))
+      return s;
 
   MlaDriver driver(*backend, kernels, problem, plan);
   if (Status s = driver.prepare())

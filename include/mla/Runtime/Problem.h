@@ -117,6 +117,12 @@ Status generateProblem(const GeneratorOptions &options, ThreadPool &pool,
 Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
                    MlaProblem &problem);
 
+/// Writes `problem` to `directory` (created if missing) in the file form
+/// loadProblem reads: kv.npy is [total_kv, 1, 576] (uint16 bf16 bits or
+/// uint8 fp8) or [total_kv, 1, 288] (uint8 packed fp4), kv_scale.npy holds
+/// the fp8 scale or the padded E8M0 tensor. Errors name the file.
+Status saveProblem(const MlaProblem &problem, const std::string &directory);
+
 } // namespace mla::runtime
 
 #endif // MLA_RUNTIME_PROBLEM_H
