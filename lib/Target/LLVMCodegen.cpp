@@ -15,8 +15,8 @@
 #ifndef MLA_LLD_PATH
 #define MLA_LLD_PATH "ld.lld"
 #endif
-#ifndef MLA_HOST_BUILTINS_PATH
-#define MLA_HOST_BUILTINS_PATH ""
+#ifndef MLA_CLANG_PATH
+#define MLA_CLANG_PATH "clang"
 #endif
 
 using namespace mlir;
@@ -83,27 +83,35 @@ LogicalResult mla::emitMachineCode(llvm::Module &module,
   return success();
 }
 
+/// Runs `program` with `args` (args[0] is the program), reporting failure
+/// on `error`.
+static LogicalResult run(llvm::StringRef program,
+                         llvm::ArrayRef<llvm::StringRef> args,
+                         std::string &error) {
+  int status = llvm::sys::ExecuteAndWait(program, args, /*Env=*/std::nullopt,
+                                         /*Redirects=*/{}, /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &error);
+  if (status != 0 && error.empty())
+    error = (program + " exited with status " + llvm::Twine(status)).str();
+  return success(status == 0);
+}
+
 LogicalResult mla::linkSharedObject(const TargetInfo &target,
                                     llvm::StringRef objectPath,
                                     llvm::StringRef outputPath,
                                     std::string &error) {
-  // The environment may point at another ld.lld; the default is the one of
-  // the LLVM the project was built with.
-  std::string lld = MLA_LLD_PATH;
-  if (const char *override = std::getenv("MLA_LLD"))
-    lld = override;
-  SmallVector<llvm::StringRef> args = {lld, "-shared", "-o", outputPath,
-                                       objectPath};
-  // The x86 backend calls compiler-runtime helpers for bf16 and f16
-  // conversions; link the ones it needs, without exporting them.
   if (target.kind == TargetKind::Host) {
-    args.push_back("--exclude-libs=ALL");
-    args.push_back(MLA_HOST_BUILTINS_PATH);
+    // The clang driver links with lld against libc and libm and pulls the
+    // compiler-runtime helpers the x86 backend calls for bf16 (without
+    // exporting them). Every symbol must resolve at link time, so a module
+    // that cannot load fails here rather than in dlopen.
+    std::string clang = MLA_CLANG_PATH;
+    return run(clang,
+               {clang, "-shared", "-nostartfiles", "-fuse-ld=lld",
+                "--rtlib=compiler-rt", "-Wl,-z,defs",
+                "-Wl,--exclude-libs,ALL", "-o", outputPath, objectPath, "-lm"},
+               error);
   }
-  int status = llvm::sys::ExecuteAndWait(lld, args, /*Env=*/std::nullopt,
-                                         /*Redirects=*/{}, /*SecondsToWait=*/0,
-                                         /*MemoryLimit=*/0, &error);
-  if (status != 0 && error.empty())
-    error = (lld + " exited with status " + llvm::Twine(status)).str();
-  return success(status == 0);
+  std::string lld = MLA_LLD_PATH;
+  return run(lld, {lld, "-shared", "-o", outputPath, objectPath}, error);
 }

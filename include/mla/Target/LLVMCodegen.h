@@ -34,7 +34,9 @@ mlir::LogicalResult emitMachineCode(llvm::Module &module,
                                     llvm::raw_pwrite_stream &os,
                                     std::string &error);
 
-/// Links one object into a shared object for `target` with ld.lld.
+/// Links one object into a shared object for `target` with lld: the host
+/// through the clang driver (libc, libm, compiler runtime), GPU code objects
+/// with ld.lld alone.
 mlir::LogicalResult linkSharedObject(const TargetInfo &target,
                                      llvm::StringRef objectPath,
                                      llvm::StringRef outputPath,
