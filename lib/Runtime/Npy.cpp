@@ -70,6 +70,22 @@ static const char *npyDescr(NpyDType dtype) {
   return "";
 }
 
+/// Header text as it may appear in a one-line message: bytes that are not
+/// printable ASCII show as \xNN.
+static std::string printable(const std::string &text) {
+  std::string result;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f) {
+      result += static_cast<char>(c);
+      continue;
+    }
+    char escaped[8];
+    std::snprintf(escaped, sizeof(escaped), "\\x%02x", c);
+    result += escaped;
+  }
+  return result;
+}
+
 int64_t NpyArray::numElements() const {
   int64_t count = 1;
   for (int64_t dim : shape)
@@ -119,7 +135,7 @@ public:
           return fail("'shape' is not a tuple of non-negative integers", error);
         seenShape = true;
       } else {
-        return fail("unexpected key '" + key + "'", error);
+        return fail("unexpected key '" + printable(key) + "'", error);
       }
       skipSpaces();
       if (consume(','))
@@ -222,14 +238,14 @@ struct FileCloser {
 static bool parseDescr(const std::string &descr, NpyDType &dtype,
                        std::string &error) {
   if (descr.size() != 3) {
-    error = "unsupported dtype '" + descr + "'";
+    error = "unsupported dtype '" + printable(descr) + "'";
     return false;
   }
   char order = descr[0];
   std::string type = descr.substr(1);
   if (type == "u1" || type == "i1") {
     if (order != '|' && order != '<' && order != '>' && order != '=') {
-      error = "unsupported dtype '" + descr + "'";
+      error = "unsupported dtype '" + printable(descr) + "'";
       return false;
     }
     dtype = type == "u1" ? NpyDType::UInt8 : NpyDType::Int8;
@@ -245,13 +261,13 @@ static bool parseDescr(const std::string &descr, NpyDType &dtype,
     if (type != name)
       continue;
     if (order != '<') {
-      error = "dtype '" + descr + "' is not little-endian";
+      error = "dtype '" + printable(descr) + "' is not little-endian";
       return false;
     }
     dtype = candidate;
     return true;
   }
-  error = "unsupported dtype '" + descr +
+  error = "unsupported dtype '" + printable(descr) +
           "' (expected one of |u1 |i1 <u2 <f2 <i4 <i8 <f4)";
   return false;
 }

@@ -533,6 +533,11 @@ static void testNpy(const std::string &scratch) {
               "malformed header: 'shape' is not a tuple");
   expectError(std::string("\x93NUMPY\x01\x00\x40\x00{'descr'", 17),
               "truncated header");
+  // Header bytes are echoed printably.
+  expectError(npyBytes("{'d\x01scr': '<i4', 'fortran_order': False, "
+                       "'shape': (1,), }",
+                       4),
+              "malformed header: unexpected key 'd\\x01scr'");
   CHECK_ERROR(readNpy(scratch + "/missing.npy", array),
               scratch + "/missing.npy: " + std::strerror(ENOENT));
   CHECK_ERROR(
