@@ -129,6 +129,8 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
+  // Diagnostics point at the source; the IR of a failed stage is noise.
+  context.printOpOnDiagnostic(false);
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
   if (!input)
@@ -139,6 +141,17 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
+
+  // A program is a set of kernels; anything else at the top level has no
+  // launcher and no lowering.
+  for (Operation &op : module->getBody()->getOperations()) {
+    if (isa<tile::KernelOp>(op))
+      continue;
+    op.emitError()
+        << "'" << op.getName()
+        << "' at the top level: a program holds tile.kernel ops only";
+    return 1;
+  }
 
   llvm::json::Value manifest =
       buildManifest(*module, *target, llvm::sys::path::filename(outputFile));
