@@ -45,6 +45,7 @@ constexpr int kExitCheckFailed = 2;
 /// The largest --batch; far beyond any decode batch, small enough that the
 /// per-sequence bookkeeping always fits in memory.
 constexpr int64_t kMaxBatch = 1 << 20;
+constexpr int64_t kMaxThreads = 4096;
 
 /// Untimed launches before a benchmark.
 constexpr int64_t kWarmupIterations = 3;
@@ -152,7 +153,8 @@ bool contains(const char *const (&list)[N], const std::string &flag) {
 } // namespace
 
 static Status parseInteger(const std::string &flag, const std::string &text,
-                           int64_t minimum, int64_t &value) {
+                           int64_t minimum, int64_t &value,
+                           int64_t maximum = INT64_MAX) {
   errno = 0;
   char *end = nullptr;
   long long parsed = std::strtoll(text.c_str(), &end, 10);
@@ -161,6 +163,9 @@ static Status parseInteger(const std::string &flag, const std::string &text,
   if (parsed < minimum)
     return Status::failure(flag, formatString("%lld is less than %lld", parsed,
                                               static_cast<long long>(minimum)));
+  if (parsed > maximum)
+    return Status::failure(flag, formatString("%lld is more than %lld", parsed,
+                                              static_cast<long long>(maximum)));
   value = parsed;
   return Status::success();
 }
@@ -245,20 +250,12 @@ static Status parseArguments(int argc, char **argv, Options &options) {
                                "'" + value + "' is not bf16, fp8 or mxfp4");
       options.kvDType = dtype;
     } else if (flag == "--batch") {
-      if (Status s = parseInteger(flag, value, 1, number))
+      if (Status s = parseInteger(flag, value, 1, number, kMaxBatch))
         return s;
-      if (number > kMaxBatch)
-        return Status::failure(flag,
-                               formatString("more than %lld sequences",
-                                            static_cast<long long>(kMaxBatch)));
       options.batch = number;
     } else if (flag == "--q-len") {
-      if (Status s = parseInteger(flag, value, 1, number))
+      if (Status s = parseInteger(flag, value, 1, number, kMaxQLen))
         return s;
-      if (number > kMaxQLen)
-        return Status::failure(flag,
-                               formatString("%lld is more than 4",
-                                            static_cast<long long>(number)));
       options.qLen = number;
     } else if (flag == "--kv-len") {
       if (Status s = parseInteger(flag, value, 0, number))
@@ -290,10 +287,8 @@ static Status parseArguments(int argc, char **argv, Options &options) {
         return s;
       options.iters = number;
     } else if (flag == "--threads") {
-      if (Status s = parseInteger(flag, value, 1, number))
+      if (Status s = parseInteger(flag, value, 1, number, kMaxThreads))
         return s;
-      if (number > 4096)
-        return Status::failure(flag, "more than 4096 threads");
       options.threads = number;
     } else if (flag == "--sm-scale") {
       char *end = nullptr;

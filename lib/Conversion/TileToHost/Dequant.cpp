@@ -86,22 +86,12 @@ struct DequantFp8Lowering : OpConversionPattern<tile::DequantFp8Op> {
   LogicalResult
   matchAndRewrite(tile::DequantFp8Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType type = op.getType();
-    auto format = cast<FloatType>(op.getInput().getType().getElementType());
-    if (!isDecodableNarrowFloat(format))
+    if (!isDecodableNarrowFloat(op.getInput().getType().getElementType()))
       return rewriter.notifyMatchFailure(op, "unsupported element format");
-    Value input = adaptor.getInput(), scale = adaptor.getScale();
-    auto generate = tensor::GenerateOp::create(
-        rewriter, op.getLoc(), type, ValueRange{},
-        [&](OpBuilder &b, Location loc, ValueRange ivs) {
-          Value element = tensor::ExtractOp::create(b, loc, input, ivs);
-          Value value =
-              decodeNarrowFloat(b, loc, bitsOf(b, loc, element), format);
-          Value scaled = arith::MulFOp::create(b, loc, value, scale);
-          tensor::YieldOp::create(
-              b, loc, fromF32(b, loc, scaled, type.getElementType()));
-        });
-    rewriter.replaceOp(op, generate.getResult());
+    rewriter.replaceOp(
+        op, host::decodeNarrowTile(rewriter, op.getLoc(), adaptor.getInput(),
+                                   adaptor.getScale(),
+                                   op.getType().getElementType()));
     return success();
   }
 };

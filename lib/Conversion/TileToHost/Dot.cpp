@@ -6,7 +6,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mla;
@@ -14,20 +13,11 @@ using namespace mla;
 /// linalg.matmul widens its operands with arith.extf, which has no host
 /// lowering for fp8: decode those operands to f32 first.
 static Value widenNarrowOperand(OpBuilder &b, Location loc, Value operand) {
-  auto type = cast<RankedTensorType>(operand.getType());
-  auto format = dyn_cast<FloatType>(type.getElementType());
-  if (!format || !isDecodableNarrowFloat(format))
+  Type element = cast<RankedTensorType>(operand.getType()).getElementType();
+  if (!isDecodableNarrowFloat(element))
     return operand;
-  auto f32Type = RankedTensorType::get(type.getShape(), b.getF32Type());
-  return tensor::GenerateOp::create(
-      b, loc, f32Type, ValueRange{},
-      [&](OpBuilder &b, Location loc, ValueRange ivs) {
-        Value element = tensor::ExtractOp::create(b, loc, operand, ivs);
-        Value bits = arith::BitcastOp::create(b, loc, host::storageType(format),
-                                              element);
-        tensor::YieldOp::create(b, loc,
-                                decodeNarrowFloat(b, loc, bits, format));
-      });
+  return host::decodeNarrowTile(b, loc, operand, /*scale=*/Value(),
+                                b.getF32Type());
 }
 
 namespace {

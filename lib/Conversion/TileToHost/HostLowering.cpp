@@ -1,6 +1,7 @@
 //===- HostLowering.cpp - Types and helpers of the host lowering ----------===//
 
 #include "HostLowering.h"
+#include "mla/Conversion/Utils/FloatDecode.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -66,4 +67,24 @@ HostTypeConverter::HostTypeConverter() {
     results.append(2 * type.getRank(), IndexType::get(ctx));
     return success();
   });
+}
+
+Value host::decodeNarrowTile(OpBuilder &b, Location loc, Value tile,
+                             Value scale, Type resultElement) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  auto format = cast<FloatType>(type.getElementType());
+  auto resultType = RankedTensorType::get(type.getShape(), resultElement);
+  return tensor::GenerateOp::create(
+      b, loc, resultType, ValueRange{},
+      [&](OpBuilder &b, Location loc, ValueRange ivs) {
+        Value element = tensor::ExtractOp::create(b, loc, tile, ivs);
+        Value bits =
+            arith::BitcastOp::create(b, loc, storageType(format), element);
+        Value value = decodeNarrowFloat(b, loc, bits, format);
+        if (scale)
+          value = arith::MulFOp::create(b, loc, value, scale);
+        if (!resultElement.isF32())
+          value = arith::TruncFOp::create(b, loc, resultElement, value);
+        tensor::YieldOp::create(b, loc, value);
+      });
 }

@@ -19,6 +19,12 @@ mlir::Value fromStorage(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value toStorage(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::Value value);
 
+/// Decodes a tile of a narrow float format (fp8) element by element to f32,
+/// multiplies by `scale` when given, and rounds to `resultElement`.
+mlir::Value decodeNarrowTile(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value tile, mlir::Value scale,
+                             mlir::Type resultElement);
+
 /// `tensor.empty` of the given tile type.
 mlir::Value emptyTile(mlir::OpBuilder &b, mlir::Location loc,
                       mlir::RankedTensorType type);
