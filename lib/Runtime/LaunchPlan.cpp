@@ -9,6 +9,30 @@
 
 namespace mla::runtime {
 
+const char *planModeName(PlanMode mode) {
+  switch (mode) {
+  case PlanMode::Reproducible:
+    return "reproducible";
+  case PlanMode::Throughput:
+    return "throughput";
+  }
+  return "?";
+}
+
+bool parsePlanMode(std::string_view name, PlanMode &mode) {
+  for (PlanMode candidate : {PlanMode::Reproducible, PlanMode::Throughput}) {
+    if (name == planModeName(candidate)) {
+      mode = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+int64_t LaunchPlan::partialBytes() const {
+  return partRows * (512 + 1) * static_cast<int64_t>(sizeof(float));
+}
+
 namespace {
 
 /// The per-sequence facts the planner works from.
@@ -16,160 +40,289 @@ struct Sequence {
   int32_t index;
   int32_t kvBegin;
   int64_t kvLen;
-  int64_t qLen;
+  /// Query rows: q_len * heads.
+  int64_t rows;
+  /// KV tiles: ceil(kvLen / kvTile).
   int64_t tiles;
+};
+
+/// A min-heap of the times at which the device's program slots become free.
+class SlotReplay {
+public:
+  explicit SlotReplay(int64_t slots) {
+    for (int64_t i = 0; i < slots; ++i)
+      freeAt.push(0.0);
+  }
+
+  /// Starts a program of `cost` on the earliest free slot.
+  void dispatch(double cost) {
+    double finish = freeAt.top() + cost;
+    freeAt.pop();
+    freeAt.push(finish);
+    makespan = std::max(makespan, finish);
+  }
+
+  double finish() const { return makespan; }
+
+private:
+  std::priority_queue<double, std::vector<double>, std::greater<double>> freeAt;
+  double makespan = 0;
 };
 
 } // namespace
 
-/// The ranges of one sequence for a given chunk length in tiles.
+/// ceil(a / b) for a >= 0 and b >= 1, without overflow.
+static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+/// The ranges of `seq` for ranges of at most `chunkTiles` tiles.
 static int64_t splitCount(const Sequence &seq, int64_t chunkTiles,
                           int64_t maxSplits) {
-  return std::min(maxSplits, (seq.tiles + chunkTiles - 1) / chunkTiles);
+  if (seq.tiles == 0)
+    return 1;
+  return std::min(maxSplits, ceilDiv(seq.tiles, chunkTiles));
 }
 
-/// Cuts `seq` into `splits` consecutive tile-aligned ranges whose tile counts
-/// differ by at most one.
-static void appendRanges(const Sequence &seq, int64_t splits, int64_t kvTile,
-                         std::vector<WorkItem> &items) {
+/// Appends the work items of `seq` cut into `splits` consecutive tile-aligned
+/// ranges whose tile counts differ by at most one; `partBase` is the
+/// sequence's first part row when splits > 1.
+static void appendWorkItems(const Sequence &seq, int64_t splits,
+                            int64_t partBase, const PlanOptions &options,
+                            std::vector<WorkItem> &items) {
   int64_t baseTiles = seq.tiles / splits, extraTiles = seq.tiles % splits;
   int64_t start = 0;
   for (int64_t split = 0; split < splits; ++split) {
     int64_t tiles = baseTiles + (split < extraTiles ? 1 : 0);
-    int64_t end = std::min(seq.kvLen, start + tiles * kvTile);
-    items.push_back({seq.index, static_cast<int32_t>(seq.kvBegin + start),
-                     static_cast<int32_t>(seq.kvBegin + end),
-                     static_cast<int32_t>(split)});
+    int64_t end = std::min(seq.kvLen, start + tiles * options.kvTile);
+    int64_t partRow = splits > 1 ? partBase + split * seq.rows : -1;
+    for (int64_t row = 0; row < seq.rows; row += options.blockRows)
+      items.push_back({seq.index, static_cast<int32_t>(seq.kvBegin + start),
+                       static_cast<int32_t>(seq.kvBegin + end),
+                       static_cast<int32_t>(split),
+                       static_cast<int32_t>(splits), static_cast<int32_t>(row),
+                       static_cast<int32_t>(partRow), 0});
     start = end;
   }
 }
 
-/// Sorts work items longest first, then by sequence and split.
+/// Appends the combine items of `seq`, which has `splits` > 1 ranges.
+static void appendCombineItems(const Sequence &seq, int64_t splits,
+                               int64_t partBase, int64_t outBase,
+                               const PlanOptions &options,
+                               std::vector<CombineItem> &items) {
+  for (int64_t row = 0; row < seq.rows; row += options.combineBlockRows)
+    items.push_back({static_cast<int32_t>(partBase + row),
+                     static_cast<int32_t>(outBase + row),
+                     static_cast<int32_t>(
+                         std::min(options.combineBlockRows, seq.rows - row)),
+                     static_cast<int32_t>(splits),
+                     static_cast<int32_t>(seq.rows),
+                     {0, 0, 0}});
+}
+
+/// Sorts work items longest range first, then by sequence, split and row
+/// block, so that the blocks of one range stay adjacent.
 static void sortLongestFirst(std::vector<WorkItem> &items) {
   std::sort(
       items.begin(), items.end(), [](const WorkItem &a, const WorkItem &b) {
         int32_t lengthA = a.kvEnd - a.kvBegin, lengthB = b.kvEnd - b.kvBegin;
         if (lengthA != lengthB)
           return lengthA > lengthB;
-        return a.seq != b.seq ? a.seq < b.seq : a.split < b.split;
+        if (a.seq != b.seq)
+          return a.seq < b.seq;
+        return a.split != b.split ? a.split < b.split : a.rowBegin < b.rowBegin;
       });
 }
 
-/// The cost model's duration of `items`: the partial programs dispatched in
-/// launch order (query index major, work item minor, as a GPU walks the grid
-/// (work_items, max_q_len)) onto the earliest free slot, then the combine's
-/// traffic spread over all slots.
-static double estimateCost(const std::vector<WorkItem> &items,
-                           const std::vector<Sequence> &sequences,
-                           int64_t maxQLen, const PlanOptions &options) {
-  std::priority_queue<double, std::vector<double>, std::greater<double>> slots;
-  for (int64_t i = 0; i < options.parallelism; ++i)
-    slots.push(0.0);
-  double makespan = 0, combineBytes = 0;
-  for (int64_t j = 0; j < maxQLen; ++j) {
-    for (const WorkItem &item : items) {
-      if (j >= sequences[item.seq].qLen)
-        continue;
-      double cost =
-          static_cast<double>(item.kvEnd - item.kvBegin) * options.kvRowBytes +
-          static_cast<double>(options.programOverheadBytes);
-      double finish = slots.top() + cost;
-      slots.pop();
-      slots.push(finish);
-      makespan = std::max(makespan, finish);
-      combineBytes += static_cast<double>(options.combineBytesPerSplit);
-    }
-  }
-  return makespan + combineBytes / static_cast<double>(options.parallelism);
+/// Bytes a program writes per query row: bf16 output for a sequence with
+/// one split, else a partial output and its log-sum-exp.
+static int64_t writtenRowBytes(int64_t splits, const PlanOptions &options) {
+  return splits == 1 ? options.outRowBytes : options.partialRowBytes;
 }
 
-LaunchPlan planSplitKv(const std::vector<int32_t> &qoIndptr,
-                       const std::vector<int32_t> &kvIndptr,
-                       const PlanOptions &options) {
-  PlanOptions opts = options;
-  opts.parallelism = std::max<int64_t>(1, opts.parallelism);
-  opts.maxSplits = std::max<int64_t>(1, opts.maxSplits);
-  opts.kvTile = std::max<int64_t>(1, opts.kvTile);
+/// Bytes a partial program of `rows` query rows over `keys` KV rows moves.
+static double partialCost(int64_t keys, int64_t rows, int64_t splits,
+                          const PlanOptions &options) {
+  return static_cast<double>(keys) * options.kvRowBytes +
+         static_cast<double>(rows) *
+             (options.queryRowBytes + writtenRowBytes(splits, options)) +
+         static_cast<double>(options.programLatencyBytes);
+}
 
-  LaunchPlan plan;
-  int64_t batch = static_cast<int64_t>(qoIndptr.size()) - 1;
-  plan.qSplits.assign(batch >= 0 ? qoIndptr.back() : 0, 0);
-  // Indexed by sequence so that estimateCost can look up q lengths.
-  std::vector<Sequence> sequences;
-  std::vector<int32_t> active;
-  int64_t maxQLen = 0;
-  for (int32_t b = 0; b < batch; ++b) {
-    Sequence seq{b, kvIndptr[b], kvIndptr[b + 1] - kvIndptr[b],
-                 qoIndptr[b + 1] - qoIndptr[b], 0};
-    seq.tiles = (seq.kvLen + opts.kvTile - 1) / opts.kvTile;
-    sequences.push_back(seq);
-    maxQLen = std::max(maxQLen, seq.qLen);
-    if (seq.kvLen > 0 && seq.qLen > 0)
-      active.push_back(b);
+/// Bytes a combine program of `rows` rows over `splits` splits moves.
+static double combineCost(int64_t rows, int64_t splits,
+                          const PlanOptions &options) {
+  return static_cast<double>(rows) *
+             (static_cast<double>(splits) * options.partialRowBytes +
+              options.outRowBytes) +
+         static_cast<double>(options.programLatencyBytes);
+}
+
+/// The cost model's duration of a plan: its partial programs dispatched in
+/// list order onto the earliest free slot, then its combine programs the
+/// same way.
+static double estimateCost(const std::vector<WorkItem> &items,
+                           const std::vector<CombineItem> &combineItems,
+                           const std::vector<Sequence> &sequences,
+                           const PlanOptions &options) {
+  SlotReplay partial(options.parallelism);
+  for (const WorkItem &item : items) {
+    int64_t rows =
+        std::min(options.blockRows, sequences[item.seq].rows - item.rowBegin);
+    partial.dispatch(
+        partialCost(item.kvEnd - item.kvBegin, rows, item.numSplits, options));
   }
-  if (active.empty())
-    return plan;
+  SlotReplay combine(options.parallelism);
+  for (const CombineItem &item : combineItems)
+    combine.dispatch(combineCost(item.rows, item.numSplits, options));
+  return partial.finish() + combine.finish();
+}
 
-  // The split count of a sequence changes only where the chunk crosses
-  // ceil(tiles / n), so those are the only chunks worth trying.
-  std::set<int64_t, std::greater<int64_t>> candidates;
-  for (int32_t b : active) {
-    int64_t tiles = sequences[b].tiles;
-    for (int64_t n = 1; n <= std::min(opts.maxSplits, tiles); ++n)
-      candidates.insert((tiles + n - 1) / n);
-  }
-
-  // Prefer fewer work items unless more of them win clearly: the model
-  // ignores caches and the combine's extra launch work.
-  constexpr double kRequiredGain = 0.99;
-  std::vector<WorkItem> items;
-  double bestCost = 0;
-  int64_t bestChunkTiles = 0;
-  for (int64_t chunkTiles : candidates) {
-    // Skip chunks whose ideal schedule (perfect balance, or the longest
-    // program alone) cannot beat the best so far.
-    double total = 0, longest = 0;
-    for (int32_t b : active) {
-      const Sequence &seq = sequences[b];
-      int64_t splits = splitCount(seq, chunkTiles, opts.maxSplits);
-      double rows = static_cast<double>(seq.kvLen);
-      double piece = static_cast<double>(
-          std::min(seq.kvLen, (seq.tiles + splits - 1) / splits * opts.kvTile));
-      total +=
-          seq.qLen * (rows * opts.kvRowBytes +
-                      splits * static_cast<double>(opts.programOverheadBytes));
-      longest = std::max(longest,
-                         piece * opts.kvRowBytes + opts.programOverheadBytes);
-    }
-    double lowerBound = std::max(total / opts.parallelism, longest);
-    if (bestChunkTiles && lowerBound >= bestCost * kRequiredGain)
+/// A bound below the estimated duration when every sequence is cut into
+/// ranges of `chunkTiles`: perfect balance, or the longest program alone.
+static double lowerBound(const std::vector<Sequence> &sequences,
+                         int64_t chunkTiles, const PlanOptions &options) {
+  double partialTotal = 0, longest = 0, combineTotal = 0;
+  double latency = static_cast<double>(options.programLatencyBytes);
+  for (const Sequence &seq : sequences) {
+    if (seq.rows == 0)
       continue;
-
-    items.clear();
-    for (int32_t b : active)
-      appendRanges(sequences[b],
-                   splitCount(sequences[b], chunkTiles, opts.maxSplits),
-                   opts.kvTile, items);
-    sortLongestFirst(items);
-    double cost = estimateCost(items, sequences, maxQLen, opts);
-    if (!bestChunkTiles || cost < bestCost * kRequiredGain) {
-      bestCost = cost;
-      bestChunkTiles = chunkTiles;
-    }
+    int64_t splits = splitCount(seq, chunkTiles, options.maxSplits);
+    double blocks = static_cast<double>(ceilDiv(seq.rows, options.blockRows));
+    double rows = static_cast<double>(seq.rows);
+    // Every row block reads all of the sequence's keys once.
+    partialTotal +=
+        blocks * static_cast<double>(seq.kvLen) * options.kvRowBytes +
+        splits *
+            (rows * (options.queryRowBytes + writtenRowBytes(splits, options)) +
+             blocks * latency);
+    int64_t piece =
+        std::min(seq.kvLen, ceilDiv(seq.tiles, splits) * options.kvTile);
+    longest = std::max(longest,
+                       partialCost(piece, std::min(options.blockRows, seq.rows),
+                                   splits, options));
+    if (splits > 1)
+      combineTotal +=
+          rows * (splits * static_cast<double>(options.partialRowBytes) +
+                  options.outRowBytes) +
+          static_cast<double>(ceilDiv(seq.rows, options.combineBlockRows)) *
+              latency;
   }
+  return std::max(partialTotal / options.parallelism, longest) +
+         combineTotal / options.parallelism;
+}
 
-  for (int32_t b : active) {
-    const Sequence &seq = sequences[b];
-    int64_t splits = splitCount(seq, bestChunkTiles, opts.maxSplits);
-    appendRanges(seq, splits, opts.kvTile, plan.items);
-    plan.maxSplitsUsed = std::max(plan.maxSplitsUsed, splits);
-    for (int32_t row = qoIndptr[b]; row < qoIndptr[b + 1]; ++row)
-      plan.qSplits[row] = static_cast<int32_t>(splits);
+/// The work and combine lists when sequence i has splits[i] ranges.
+static Status buildPlan(const std::vector<Sequence> &sequences,
+                        const std::vector<int64_t> &splits,
+                        const std::vector<int32_t> &qoIndptr,
+                        const PlanOptions &options, LaunchPlan &plan) {
+  plan.items.clear();
+  plan.combineItems.clear();
+  plan.numSplits.assign(sequences.size(), 0);
+  plan.partBase.assign(sequences.size(), -1);
+  plan.partRows = 0;
+  plan.maxSplitsUsed = 0;
+  for (const Sequence &seq : sequences) {
+    if (seq.rows == 0)
+      continue;
+    int64_t n = splits[seq.index];
+    int64_t base = -1;
+    if (n > 1) {
+      base = plan.partRows;
+      plan.partRows += n * seq.rows;
+      if (plan.partRows > INT32_MAX)
+        return Status::failure(
+            "launch plan", "the partial buffers would need more than 2^31 - 1 "
+                           "rows (fewer splits or a smaller batch)");
+      appendCombineItems(seq, n, base, qoIndptr[seq.index] * options.heads,
+                         options, plan.combineItems);
+    }
+    appendWorkItems(seq, n, base, options, plan.items);
+    plan.numSplits[seq.index] = static_cast<int32_t>(n);
+    plan.partBase[seq.index] = base;
+    plan.maxSplitsUsed = std::max(plan.maxSplitsUsed, n);
   }
   sortLongestFirst(plan.items);
-  plan.chunkRows = bestChunkTiles * opts.kvTile;
-  plan.estimatedCost = bestCost;
-  return plan;
+  return Status::success();
+}
+
+Status planSplitKv(const std::vector<int32_t> &qoIndptr,
+                   const std::vector<int32_t> &kvIndptr,
+                   const PlanOptions &options, LaunchPlan &plan) {
+  // Beyond 2^31 a tile or block is longer than any sequence, so clamping
+  // changes nothing and keeps products of counts within int64.
+  auto clamp = [](int64_t value) {
+    return std::clamp<int64_t>(value, 1, INT32_MAX);
+  };
+  PlanOptions opts = options;
+  opts.parallelism = clamp(opts.parallelism);
+  opts.maxSplits = clamp(opts.maxSplits);
+  opts.kvTile = clamp(opts.kvTile);
+  opts.blockRows = clamp(opts.blockRows);
+  opts.combineBlockRows = clamp(opts.combineBlockRows);
+  opts.heads = clamp(opts.heads);
+
+  LaunchPlan result;
+  result.mode = opts.mode;
+  int64_t batch = static_cast<int64_t>(qoIndptr.size()) - 1;
+  if (batch >= 0 &&
+      static_cast<int64_t>(qoIndptr.back()) * opts.heads > INT32_MAX)
+    return Status::failure("launch plan",
+                           "more than 2^31 - 1 query rows (tokens times "
+                           "heads)");
+  std::vector<Sequence> sequences;
+  for (int32_t b = 0; b < batch; ++b) {
+    Sequence seq{
+        b, kvIndptr[b], kvIndptr[b + 1] - kvIndptr[b],
+        static_cast<int64_t>(qoIndptr[b + 1] - qoIndptr[b]) * opts.heads, 0};
+    seq.tiles = ceilDiv(seq.kvLen, opts.kvTile);
+    sequences.push_back(seq);
+  }
+
+  std::vector<int64_t> splits(sequences.size(), 1);
+  int64_t chunkTiles = ceilDiv(kReproducibleSplitRows, opts.kvTile);
+  if (opts.mode == PlanMode::Throughput) {
+    // The split count of a sequence changes only where the chunk crosses
+    // ceil(tiles / n), so those are the only chunks worth trying.
+    std::set<int64_t, std::greater<int64_t>> candidates;
+    for (const Sequence &seq : sequences)
+      if (seq.rows > 0)
+        for (int64_t n = 1; n <= std::min(opts.maxSplits, seq.tiles); ++n)
+          candidates.insert(ceilDiv(seq.tiles, n));
+    // Prefer fewer work items unless more of them win clearly: the model
+    // ignores caches and the combine's launch.
+    constexpr double kRequiredGain = 0.99;
+    double bestCost = 0;
+    int64_t bestChunkTiles = 0;
+    for (int64_t candidate : candidates) {
+      if (bestChunkTiles &&
+          lowerBound(sequences, candidate, opts) >= bestCost * kRequiredGain)
+        continue;
+      for (const Sequence &seq : sequences)
+        splits[seq.index] = splitCount(seq, candidate, opts.maxSplits);
+      if (Status s = buildPlan(sequences, splits, qoIndptr, opts, result))
+        return s;
+      double cost =
+          estimateCost(result.items, result.combineItems, sequences, opts);
+      if (!bestChunkTiles || cost < bestCost * kRequiredGain) {
+        bestCost = cost;
+        bestChunkTiles = candidate;
+      }
+    }
+    // Without a sequence to split every candidate is the same.
+    if (bestChunkTiles)
+      chunkTiles = bestChunkTiles;
+  }
+
+  for (const Sequence &seq : sequences)
+    splits[seq.index] = splitCount(seq, chunkTiles, opts.maxSplits);
+  if (Status s = buildPlan(sequences, splits, qoIndptr, opts, result))
+    return s;
+  result.chunkRows = chunkTiles * opts.kvTile;
+  result.estimatedCost =
+      estimateCost(result.items, result.combineItems, sequences, opts);
+  plan = std::move(result);
+  return Status::success();
 }
 
 } // namespace mla::runtime

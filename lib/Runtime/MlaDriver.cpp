@@ -11,8 +11,11 @@ namespace mla::runtime {
 
 constexpr const char *kPartialRole = "mla.partial";
 constexpr const char *kCombineRole = "mla.combine";
-/// The KV tile of a partial kernel whose launch has no kv_tile.
-constexpr int64_t kDefaultKvTile = 64;
+/// Upper bounds on the launch keys: beyond them a value is a mistake, not a
+/// tiling, and they keep the plan's arithmetic far from overflow.
+constexpr int64_t kMaxKvTile = 1 << 16;
+constexpr int64_t kMaxBlockRows = 1 << 16;
+constexpr int64_t kMaxSplitsLimit = 1 << 10;
 /// A program's start-up and tail latency, as bytes of traffic it could have
 /// moved meanwhile.
 constexpr int64_t kProgramLatencyBytes = 32 * 1024;
@@ -23,8 +26,9 @@ namespace {
 struct MlaLaunchKeys {
   std::optional<std::string> kvDType;
   std::optional<int64_t> heads;
-  std::optional<int64_t> maxSplits;
   std::optional<int64_t> kvTile;
+  std::optional<int64_t> blockRows;
+  std::optional<int64_t> maxSplits;
 };
 
 /// What the driver passes for an argument, and the kind and element type
@@ -37,6 +41,34 @@ struct ArgBinding {
 
 } // namespace
 
+/// Reads launch.KEY of `kernel` when present: an integer in
+/// [1, `maximum`].
+static Status readBoundedKey(const Manifest &manifest, const KernelInfo &kernel,
+                             const char *key, int64_t maximum,
+                             std::optional<int64_t> &value) {
+  if (Status s = readLaunchInteger(manifest, kernel, key, 1, value))
+    return s;
+  if (value && *value > maximum)
+    return Status::failure(
+        manifest.locate(*kernel.launch.find(key)),
+        formatString("kernel '%s': launch.%s: %lld is more than %lld",
+                     kernel.symbol.c_str(), key, static_cast<long long>(*value),
+                     static_cast<long long>(maximum)));
+  return Status::success();
+}
+
+/// Fails, saying that `kernel`'s role needs launch.KEY, unless `present`.
+static Status requireKey(const KernelInfo &kernel, const char *key,
+                         bool present) {
+  if (present)
+    return Status::success();
+  return Status::failure(kernel.location, "kernel '" + kernel.symbol +
+                                              "': " + kernel.role +
+                                              " needs launch." + key);
+}
+
+/// Reads the launch keys selection uses and checks what every kernel of the
+/// role needs: heads (partial) and a grid over the role's quantity.
 static Status readMlaLaunchKeys(const Manifest &manifest,
                                 const KernelInfo &kernel, MlaLaunchKeys &keys) {
   if (Status s = readLaunchString(manifest, kernel, "kv_dtype", keys.kvDType))
@@ -44,28 +76,30 @@ static Status readMlaLaunchKeys(const Manifest &manifest,
   if (Status s = readLaunchInteger(manifest, kernel, "heads", 1, keys.heads))
     return s;
   if (Status s =
-          readLaunchInteger(manifest, kernel, "max_splits", 1, keys.maxSplits))
+          readBoundedKey(manifest, kernel, "kv_tile", kMaxKvTile, keys.kvTile))
     return s;
-  if (Status s = readLaunchInteger(manifest, kernel, "kv_tile", 1, keys.kvTile))
+  if (Status s = readBoundedKey(manifest, kernel, "block_rows", kMaxBlockRows,
+                                keys.blockRows))
     return s;
-  if (!keys.heads)
-    return Status::failure(kernel.location, "kernel '" + kernel.symbol +
-                                                "': " + kernel.role +
-                                                " needs launch.heads");
-  if (!kernel.hasGrid)
-    return Status::failure(kernel.location, "kernel '" + kernel.symbol +
-                                                "': " + kernel.role +
-                                                " needs launch.grid");
+  if (Status s = readBoundedKey(manifest, kernel, "max_splits", kMaxSplitsLimit,
+                                keys.maxSplits))
+    return s;
+  bool partial = kernel.role == kPartialRole;
+  if (partial)
+    if (Status s = requireKey(kernel, "heads", keys.heads.has_value()))
+      return s;
+  if (Status s = requireKey(kernel, "grid", kernel.hasGrid))
+    return s;
+  const char *quantity = partial ? "work_items" : "combine_items";
   for (size_t d = 0; d < 3; ++d) {
-    const std::string &quantity = kernel.grid[d].quantity;
-    if (!quantity.empty() && quantity != "work_items" &&
-        quantity != "max_q_len" && quantity != "total_q" && quantity != "batch")
+    const std::string &name = kernel.grid[d].quantity;
+    if (!name.empty() && name != quantity)
       return Status::failure(
           kernel.location,
           formatString("kernel '%s': launch.grid[%zu]: unknown quantity "
-                       "\"%s\" (the MLA driver computes work_items, "
-                       "max_q_len, total_q and batch)",
-                       kernel.symbol.c_str(), d, quantity.c_str()));
+                       "\"%s\" (the MLA driver computes %s for %s)",
+                       kernel.symbol.c_str(), d, name.c_str(), quantity,
+                       kernel.role.c_str()));
   }
   return Status::success();
 }
@@ -82,7 +116,7 @@ static std::string describeAvailable(const Manifest &manifest,
     if (readMlaLaunchKeys(manifest, kernel, keys))
       continue;
     list += (list.empty() ? "" : ", ") + keys.kvDType.value_or("any") + "/" +
-            std::to_string(*keys.heads);
+            (keys.heads ? std::to_string(*keys.heads) : "any");
   }
   return list.empty() ? "none" : list;
 }
@@ -103,7 +137,7 @@ static Status selectKernel(const Manifest &manifest, const char *role,
       return Status::failure(kernel.location, "kernel '" + kernel.symbol +
                                                   "': " + role +
                                                   " needs launch.kv_dtype");
-    if (*keys.heads != heads ||
+    if ((keys.heads && *keys.heads != heads) ||
         (keys.kvDType && *keys.kvDType != kvDTypeName(kvDType)))
       continue;
     if (selected)
@@ -159,8 +193,8 @@ static Status resolveArg(const KernelInfo &kernel, const KernelArg &arg,
     binding = {MlaArg::KvIndptr, ptr, "i32"};
   } else if (arg.name == "work") {
     binding = {MlaArg::Work, ptr, "i32"};
-  } else if (arg.name == "q_splits") {
-    binding = {MlaArg::QSplits, ptr, "i32"};
+  } else if (arg.name == "combine") {
+    binding = {MlaArg::Combine, ptr, "i32"};
   } else if (arg.name == "part_out") {
     binding = {MlaArg::PartOut, ptr, "f32"};
   } else if (arg.name == "part_lse") {
@@ -171,7 +205,7 @@ static Status resolveArg(const KernelInfo &kernel, const KernelArg &arg,
     binding = {MlaArg::SmScale, scalar, "f32"};
   } else {
     return error("is unknown to the MLA driver (it binds q, kv, kv_scale, "
-                 "scale_stride, qo_indptr, kv_indptr, work, q_splits, "
+                 "scale_stride, qo_indptr, kv_indptr, work, combine, "
                  "part_out, part_lse, out, sm_scale)");
   }
   if (arg.kind == binding.kind && arg.type == binding.type)
@@ -194,6 +228,17 @@ static Status checkArguments(const KernelInfo &kernel, KvDType kvDType) {
   return Status::success();
 }
 
+/// Fails unless `kernel` has an argument named `name`, which its role
+/// needs.
+static Status requireArgument(const KernelInfo &kernel, const char *name) {
+  for (const KernelArg &arg : kernel.args)
+    if (arg.name == name)
+      return Status::success();
+  return Status::failure(kernel.location,
+                         "kernel '" + kernel.symbol + "': " + kernel.role +
+                             " has no '" + name + "' argument");
+}
+
 Status selectMlaKernels(const Manifest &manifest, KvDType kvDType,
                         int64_t heads, MlaKernels &kernels) {
   MlaKernels result;
@@ -206,49 +251,51 @@ Status selectMlaKernels(const Manifest &manifest, KvDType kvDType,
           selectKernel(manifest, kCombineRole, kvDType, heads,
                        /*requireDType=*/false, result.combine, combineKeys))
     return s;
-  if (!partialKeys.maxSplits)
-    return Status::failure(result.partial->location,
-                           "kernel '" + result.partial->symbol +
-                               "': mla.partial needs launch.max_splits");
-  if (combineKeys.maxSplits && *combineKeys.maxSplits != *partialKeys.maxSplits)
-    return Status::failure(
-        result.combine->location,
-        formatString("kernel '%s': launch.max_splits %lld differs from %lld "
-                     "of '%s'",
-                     result.combine->symbol.c_str(),
-                     static_cast<long long>(*combineKeys.maxSplits),
-                     static_cast<long long>(*partialKeys.maxSplits),
-                     result.partial->symbol.c_str()));
-  result.maxSplits = *partialKeys.maxSplits;
-  result.kvTile = partialKeys.kvTile.value_or(kDefaultKvTile);
+  if (Status s = requireKey(*result.partial, "kv_tile",
+                            partialKeys.kvTile.has_value()))
+    return s;
+  if (Status s = requireKey(*result.partial, "block_rows",
+                            partialKeys.blockRows.has_value()))
+    return s;
+  if (Status s = requireKey(*result.combine, "block_rows",
+                            combineKeys.blockRows.has_value()))
+    return s;
+  result.kvTile = *partialKeys.kvTile;
+  result.blockRows = *partialKeys.blockRows;
+  result.combineBlockRows = *combineKeys.blockRows;
+  result.maxSplits = partialKeys.maxSplits.value_or(kDefaultMaxSplits);
   for (const KernelInfo *kernel : {result.partial, result.combine})
     if (Status s = checkArguments(*kernel, kvDType))
       return s;
-  const std::vector<KernelArg> &combineArgs = result.combine->args;
-  if (std::none_of(combineArgs.begin(), combineArgs.end(),
-                   [](const KernelArg &arg) { return arg.name == "out"; }))
-    return Status::failure(result.combine->location,
-                           "kernel '" + result.combine->symbol +
-                               "': mla.combine has no 'out' argument");
+  // The partial kernel writes single-split rows to out and the others to
+  // the partial buffers, which the combine kernel merges into out.
+  for (const char *name : {"work", "out", "part_out", "part_lse"})
+    if (Status s = requireArgument(*result.partial, name))
+      return s;
+  for (const char *name : {"combine", "out", "part_out", "part_lse"})
+    if (Status s = requireArgument(*result.combine, name))
+      return s;
   kernels = result;
   return Status::success();
 }
 
 PlanOptions planOptionsFor(const MlaProblem &problem, const MlaKernels &kernels,
-                           int64_t parallelism) {
+                           PlanMode mode, int64_t parallelism) {
   PlanOptions options;
-  options.parallelism = parallelism;
-  options.maxSplits = kernels.maxSplits;
+  options.mode = mode;
+  options.heads = problem.heads;
   options.kvTile = kernels.kvTile;
+  options.blockRows = kernels.blockRows;
+  options.combineBlockRows = kernels.combineBlockRows;
+  options.maxSplits = kernels.maxSplits;
+  options.parallelism = parallelism;
   options.kvRowBytes = problem.kvRowBytes();
   if (problem.kvDType == KvDType::MXFP4)
     options.kvRowBytes += kMxScalesPerRow;
-  // A partial program reads its query token and writes an f32 partial
-  // output and log-sum-exp for every head; the combine reads them back.
-  int64_t partialResultBytes = problem.heads * (kVDim + 1) * 4;
-  options.programOverheadBytes =
-      problem.heads * kQkDim * 2 + partialResultBytes + kProgramLatencyBytes;
-  options.combineBytesPerSplit = partialResultBytes;
+  options.queryRowBytes = kQkDim * 2;
+  options.outRowBytes = kVDim * 2;
+  options.partialRowBytes = (kVDim + 1) * 4;
+  options.programLatencyBytes = kProgramLatencyBytes;
   return options;
 }
 
@@ -296,12 +343,8 @@ Status MlaDriver::computeGrid(const KernelInfo &kernel,
     int64_t count = extent.count;
     if (extent.quantity == "work_items")
       count = static_cast<int64_t>(plan.items.size());
-    else if (extent.quantity == "max_q_len")
-      count = problem.maxQLen();
-    else if (extent.quantity == "total_q")
-      count = problem.totalQ();
-    else if (extent.quantity == "batch")
-      count = problem.batch();
+    else if (extent.quantity == "combine_items")
+      count = static_cast<int64_t>(plan.combineItems.size());
     // CUDA and HIP cap y and z at 65535.
     int64_t limit = d == 0 ? std::numeric_limits<int32_t>::max() : 65535;
     if (count > limit)
@@ -320,7 +363,6 @@ Status MlaDriver::materialize(MlaArg arg) {
   DeviceBuffer &buffer = buffers[static_cast<size_t>(arg)];
   if (buffer.get())
     return Status::success();
-  int64_t totalQ = problem.totalQ(), heads = problem.heads;
   const void *source = nullptr;
   size_t bytes = 0;
   switch (arg) {
@@ -353,18 +395,18 @@ Status MlaDriver::materialize(MlaArg arg) {
     source = plan.items.data();
     bytes = plan.items.size() * sizeof(WorkItem);
     break;
-  case MlaArg::QSplits:
-    source = plan.qSplits.data();
-    bytes = plan.qSplits.size() * sizeof(int32_t);
+  case MlaArg::Combine:
+    source = plan.combineItems.data();
+    bytes = plan.combineItems.size() * sizeof(CombineItem);
     break;
   case MlaArg::PartOut:
-    bytes = totalQ * kernels.maxSplits * heads * kVDim * sizeof(float);
+    bytes = plan.partRows * kVDim * sizeof(float);
     break;
   case MlaArg::PartLse:
-    bytes = totalQ * kernels.maxSplits * heads * sizeof(float);
+    bytes = plan.partRows * sizeof(float);
     break;
   case MlaArg::Out:
-    bytes = totalQ * heads * kVDim * sizeof(uint16_t);
+    bytes = problem.totalQ() * problem.heads * kVDim * sizeof(uint16_t);
     break;
   case MlaArg::ScaleStride:
   case MlaArg::SmScale:
@@ -401,7 +443,8 @@ Status MlaDriver::poisonOutputs() {
 
 Status MlaDriver::launchBoth() {
   for (BoundKernel *bound : {&partial, &combine}) {
-    // An empty grid (no work items, or no queries) has nothing to run.
+    // An empty grid (no queries, or no sequence with several splits) has
+    // nothing to run.
     if (bound->grid[0] == 0 || bound->grid[1] == 0 || bound->grid[2] == 0)
       continue;
     if (Status s =

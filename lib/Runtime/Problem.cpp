@@ -36,13 +36,6 @@ bool parseKvDType(std::string_view name, KvDType &dtype) {
   return false;
 }
 
-int64_t MlaProblem::maxQLen() const {
-  int64_t result = 0;
-  for (int64_t seq = 0; seq < batch(); ++seq)
-    result = std::max(result, qLen(seq));
-  return result;
-}
-
 int64_t MlaProblem::kvRowBytes() const {
   switch (kvDType) {
   case KvDType::BF16:

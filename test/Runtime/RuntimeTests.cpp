@@ -20,6 +20,7 @@
 #include "mla/Runtime/ThreadPool.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cmath>
@@ -599,15 +600,16 @@ static std::string manifestText(const std::string &partialArgs,
    "spills": null,
    "launch": {"role": "mla.partial", "kv_dtype": "bf16", "heads": )" +
          std::to_string(heads) + R"(,
-              "max_splits": 8, "grid": ["work_items", "max_q_len", 1]}},
+              "kv_tile": 64, "block_rows": 64, "max_splits": 8,
+              "grid": ["work_items", 1, 1]}},
   {"symbol": "combine", "args": [
      {"name": "part_out", "kind": "ptr", "type": "f32"},
      {"name": "part_lse", "kind": "ptr", "type": "f32"},
-     {"name": "q_splits", "kind": "ptr", "type": "i32"},
+     {"name": "combine", "kind": "ptr", "type": "i32"},
      {"name": "out", "kind": "ptr", "type": "bf16"}],
    "workgroup_size": [64, 1, 1], "lds_bytes": 0,
-   "launch": {"role": "mla.combine", "heads": )" +
-         std::to_string(heads) + R"(, "grid": ["total_q", 4, 1]}}]})";
+   "launch": {"role": "mla.combine", "block_rows": 16,
+              "grid": ["combine_items", 1, 1]}}]})";
 }
 
 static const char *const kPartialArgs =
@@ -618,7 +620,17 @@ static const char *const kPartialArgs =
        {"name": "work", "kind": "ptr", "type": "i32"},
        {"name": "part_out", "kind": "ptr", "type": "f32"},
        {"name": "part_lse", "kind": "ptr", "type": "f32"},
+       {"name": "out", "kind": "ptr", "type": "bf16"},
        {"name": "sm_scale", "kind": "scalar", "type": "f32"})";
+
+/// `text` with the first `from` replaced by `to`.
+static std::string replaced(std::string text, const std::string &from,
+                            const std::string &to) {
+  size_t at = text.find(from);
+  if (at != std::string::npos)
+    text.replace(at, from.size(), to);
+  return text;
+}
 
 static void testManifest() {
   Manifest manifest;
@@ -626,9 +638,9 @@ static void testManifest() {
   CHECK(manifest.target == "host" && manifest.binary == "m.so");
   CHECK(manifest.kernels.size() == 2);
   const KernelInfo &partial = manifest.kernels[0];
-  CHECK(partial.symbol == "partial" && partial.args.size() == 8);
-  CHECK(partial.args[7].kind == ArgKind::Scalar &&
-        partial.args[7].type == "f32");
+  CHECK(partial.symbol == "partial" && partial.args.size() == 9);
+  CHECK(partial.args[8].kind == ArgKind::Scalar &&
+        partial.args[8].type == "f32");
   CHECK(partial.role == "mla.partial" && partial.hasGrid);
   CHECK(partial.grid[0].quantity == "work_items" &&
         partial.grid[2].quantity.empty() && partial.grid[2].count == 1);
@@ -651,9 +663,9 @@ static void testManifest() {
               "unknown element type \"f64\"");
   std::string text = manifestText(kPartialArgs);
   std::string emptyName = text;
-  emptyName.replace(emptyName.find("\"max_q_len\""), 11, "\"\"");
+  emptyName.replace(emptyName.find("\"work_items\""), 12, "\"\"");
   CHECK_ERROR(parseManifest(emptyName, "m.json", manifest),
-              "kernels[0].launch.grid[1]: empty quantity name");
+              "kernels[0].launch.grid[0]: empty quantity name");
   std::string duplicate = text;
   duplicate.replace(duplicate.find("\"combine\""), 9, "\"partial\"");
   CHECK_ERROR(parseManifest(duplicate, "m.json", manifest),
@@ -672,6 +684,15 @@ static void testManifest() {
               "/nonexistent/m.so.json: ");
 }
 
+/// The error of selecting bf16/16 kernels from manifest `text`, or
+/// success.
+static Status selectFrom(const std::string &text, MlaKernels &kernels) {
+  Manifest manifest;
+  if (Status s = parseManifest(text, "m.so.json", manifest))
+    return s;
+  return selectMlaKernels(manifest, KvDType::BF16, 16, kernels);
+}
+
 static void testKernelSelection(ThreadPool &pool) {
   Manifest manifest;
   CHECK_OK(parseManifest(manifestText(kPartialArgs), "m.so.json", manifest));
@@ -679,32 +700,106 @@ static void testKernelSelection(ThreadPool &pool) {
   CHECK_OK(selectMlaKernels(manifest, KvDType::BF16, 16, kernels));
   CHECK(kernels.partial == &manifest.kernels[0] &&
         kernels.combine == &manifest.kernels[1] && kernels.maxSplits == 8);
+  CHECK(kernels.kvTile == 64 && kernels.blockRows == 64 &&
+        kernels.combineBlockRows == 16);
   CHECK_ERROR(selectMlaKernels(manifest, KvDType::BF16, 32, kernels),
               "m.so.json: no mla.partial kernel for kv_dtype bf16 and 32 "
               "heads (the module has bf16/16)");
   CHECK_ERROR(selectMlaKernels(manifest, KvDType::FP8, 16, kernels),
               "no mla.partial kernel for kv_dtype fp8");
-  CHECK(kernels.kvTile == 64);
-  // Other drivers may define other grid quantities; the MLA driver rejects
-  // them on its own kernels.
-  std::string rows = manifestText(kPartialArgs);
-  rows.replace(rows.find("\"max_q_len\""), 11, "\"rows\"");
-  CHECK_OK(parseManifest(rows, "m.so.json", manifest));
-  CHECK_ERROR(selectMlaKernels(manifest, KvDType::BF16, 16, kernels),
-              "kernel 'partial': launch.grid[1]: unknown quantity \"rows\"");
-  std::string tiled = manifestText(kPartialArgs);
-  tiled.replace(tiled.find("\"max_splits\": 8"), 15,
-                "\"max_splits\": 8, \"kv_tile\": 32");
-  CHECK_OK(parseManifest(tiled, "m.so.json", manifest));
-  CHECK_OK(selectMlaKernels(manifest, KvDType::BF16, 16, kernels));
+
+  // The launch keys the plan follows.
+  std::string text = manifestText(kPartialArgs);
+  CHECK_OK(selectFrom(replaced(text, "\"kv_tile\": 64", "\"kv_tile\": 32"),
+                      kernels));
   CHECK(kernels.kvTile == 32 &&
-        planOptionsFor(makeBf16Problem(16, {1}, {1}), kernels, 4).kvTile == 32);
-  CHECK_OK(parseManifest(manifestText(kPartialArgs), "m.so.json", manifest));
+        planOptionsFor(makeBf16Problem(16, {1}, {1}), kernels,
+                       PlanMode::Reproducible, 4)
+                .kvTile == 32);
+  CHECK_OK(selectFrom(replaced(text, ", \"max_splits\": 8", ""), kernels));
+  CHECK(kernels.maxSplits == kDefaultMaxSplits);
+  CHECK_ERROR(selectFrom(replaced(text, "\"kv_tile\": 64, ", ""), kernels),
+              "kernel 'partial': mla.partial needs launch.kv_tile");
+  CHECK_ERROR(selectFrom(replaced(text, "\"block_rows\": 64, ", ""), kernels),
+              "kernel 'partial': mla.partial needs launch.block_rows");
+  CHECK_ERROR(selectFrom(replaced(text, "\"block_rows\": 16,", ""), kernels),
+              "kernel 'combine': mla.combine needs launch.block_rows");
+  CHECK_ERROR(selectFrom(replaced(text, "\"heads\": 16,", ""), kernels),
+              "kernel 'partial': mla.partial needs launch.heads");
+  CHECK_ERROR(
+      selectFrom(replaced(text, "\"kv_tile\": 64", "\"kv_tile\": 0"), kernels),
+      "m.so.json:14:26: kernel 'partial': launch.kv_tile: expected an integer "
+      ">= 1");
+  CHECK_ERROR(selectFrom(replaced(text, "\"kv_tile\": 64",
+                                  "\"kv_tile\": 9223372036854775807"),
+                         kernels),
+              "kernel 'partial': launch.kv_tile: 9223372036854775807 is more "
+              "than 65536");
+  CHECK_ERROR(selectFrom(replaced(text, "\"max_splits\": 8",
+                                  "\"max_splits\": 4611686018427387904"),
+                         kernels),
+              "launch.max_splits: 4611686018427387904 is more than 1024");
+  CHECK_ERROR(
+      selectFrom(replaced(text, "\"block_rows\": 16", "\"block_rows\": 1e9"),
+                 kernels),
+      "kernel 'combine': launch.block_rows: expected an integer >= 1");
+  // Each role has its grid quantity; others may be defined by other
+  // drivers, and the MLA driver rejects them on its own kernels.
+  CHECK_ERROR(selectFrom(replaced(text, "[\"work_items\", 1, 1]",
+                                  "[\"work_items\", \"max_q_len\", 1]"),
+                         kernels),
+              "kernel 'partial': launch.grid[1]: unknown quantity "
+              "\"max_q_len\" (the MLA driver computes work_items for "
+              "mla.partial)");
+  CHECK_ERROR(selectFrom(replaced(text, "[\"combine_items\", 1, 1]",
+                                  "[\"work_items\", 1, 1]"),
+                         kernels),
+              "kernel 'combine': launch.grid[0]: unknown quantity "
+              "\"work_items\" (the MLA driver computes combine_items for "
+              "mla.combine)");
+  CHECK_ERROR(selectFrom(replaced(text, "\"grid\": [\"combine_items\", 1, 1]",
+                                  "\"dims\": 1"),
+                         kernels),
+              "kernel 'combine': mla.combine needs launch.grid");
+
+  // The combine kernel matches any heads and format unless it names them.
+  std::string combine16 =
+      replaced(text, "\"role\": \"mla.combine\",",
+               "\"role\": \"mla.combine\", \"heads\": 16, \"kv_dtype\": "
+               "\"bf16\",");
+  CHECK_OK(selectFrom(combine16, kernels));
+  CHECK_ERROR(
+      selectFrom(replaced(combine16, "\"heads\": 16, \"kv_dtype\"",
+                          "\"heads\": 32, \"kv_dtype\""),
+                 kernels),
+      "m.so.json: no mla.combine kernel for kv_dtype bf16 and 16 heads (the "
+      "module has bf16/32)");
+  CHECK_ERROR(
+      selectFrom(replaced(combine16, "\"heads\": 16, \"kv_dtype\": \"bf16\"",
+                          "\"heads\": 16, \"kv_dtype\": \"fp8\""),
+                 kernels),
+      "no mla.combine kernel for kv_dtype bf16 and 16 heads (the "
+      "module has fp8/16)");
+  std::string twoCombines = replaced(text, R"("kernels": [)",
+                                     R"("kernels": [
+  {"symbol": "combine2", "args": [
+     {"name": "part_out", "kind": "ptr", "type": "f32"},
+     {"name": "part_lse", "kind": "ptr", "type": "f32"},
+     {"name": "combine", "kind": "ptr", "type": "i32"},
+     {"name": "out", "kind": "ptr", "type": "bf16"}],
+   "workgroup_size": [64, 1, 1], "lds_bytes": 0,
+   "launch": {"role": "mla.combine", "block_rows": 16,
+              "grid": ["combine_items", 1, 1]}},)");
+  CHECK_ERROR(selectFrom(twoCombines, kernels),
+              "m.so.json: kernels 'combine2' and 'combine' both match "
+              "mla.combine for kv_dtype bf16 and 16 heads");
 
   // Binding by name with kind and type checks, on the host backend.
   MlaProblem problem = makeBf16Problem(16, {1}, {100});
-  LaunchPlan plan = planSplitKv(problem.qoIndptr, problem.kvIndptr,
-                                planOptionsFor(problem, kernels, 4));
+  LaunchPlan plan;
+  CHECK_OK(planSplitKv(
+      problem.qoIndptr, problem.kvIndptr,
+      planOptionsFor(problem, kernels, PlanMode::Reproducible, 4), plan));
   std::unique_ptr<Backend> backend = createHostBackend(pool);
   auto prepareWith = [&](const std::string &args) {
     Manifest local;
@@ -718,23 +813,60 @@ static void testKernelSelection(ThreadPool &pool) {
     return driver.prepare();
   };
   CHECK_OK(prepareWith(kPartialArgs));
-  CHECK_ERROR(prepareWith(R"({"name": "keys", "kind": "ptr", "type": "bf16"})"),
-              "kernel 'partial': argument 'keys' is unknown to the MLA driver");
+  std::string extra = std::string(kPartialArgs) + ", ";
   CHECK_ERROR(
-      prepareWith(R"({"name": "kv", "kind": "ptr", "type": "f8E4M3FN"})"),
-      "argument 'kv' is ptr f8E4M3FN, expected ptr bf16 for kv dtype bf16");
-  CHECK_ERROR(prepareWith(R"({"name": "sm_scale", "kind": "ptr",
-                              "type": "f32"})"),
-              "argument 'sm_scale' is ptr f32, expected scalar f32");
+      prepareWith(extra + R"({"name": "keys", "kind": "ptr", "type": "bf16"})"),
+      "kernel 'partial': argument 'keys' is unknown to the MLA driver (it "
+      "binds q, kv, kv_scale, scale_stride, qo_indptr, kv_indptr, work, "
+      "combine, part_out, part_lse, out, sm_scale)");
   CHECK_ERROR(
-      prepareWith(R"({"name": "kv_scale", "kind": "ptr", "type": "f32"})"),
+      prepareWith(replaced(
+          kPartialArgs, R"("name": "kv", "kind": "ptr", "type": "bf16")",
+          R"("name": "kv", "kind": "ptr", "type": "f8E4M3FN")")),
+      "argument 'kv' is ptr f8E4M3FN, expected ptr bf16 for kv dtype "
+      "bf16");
+  CHECK_ERROR(
+      prepareWith(replaced(kPartialArgs, R"("kind": "scalar", "type": "f32")",
+                           R"("kind": "ptr", "type": "f32")")),
+      "argument 'sm_scale' is ptr f32, expected scalar f32");
+  CHECK_ERROR(
+      prepareWith(extra +
+                  R"({"name": "kv_scale", "kind": "ptr", "type": "f32"})"),
       "argument 'kv_scale' has no meaning for kv dtype bf16");
-  std::string noOut = manifestText(kPartialArgs);
-  noOut.replace(noOut.find(R"("name": "out", "kind": "ptr", "type": "bf16")"),
-                44, R"("name": "kv_indptr", "kind": "ptr", "type": "i32")");
-  CHECK_OK(parseManifest(noOut, "m.so.json", manifest));
-  CHECK_ERROR(selectMlaKernels(manifest, KvDType::BF16, 16, kernels),
+  CHECK_ERROR(
+      prepareWith(extra +
+                  R"({"name": "q_splits", "kind": "ptr", "type": "i32"})"),
+      "argument 'q_splits' is unknown to the MLA driver");
+  CHECK_ERROR(
+      prepareWith(extra +
+                  R"({"name": "combine", "kind": "ptr", "type": "i64"})"),
+      "argument 'combine' is ptr i64, expected ptr i32 for kv dtype bf16");
+
+  // Each role needs the arguments it writes through.
+  CHECK_ERROR(
+      selectFrom(replaced(text,
+                          R"({"name": "work", "kind": "ptr", "type": "i32"},)",
+                          ""),
+                 kernels),
+      "kernel 'partial': mla.partial has no 'work' argument");
+  CHECK_ERROR(
+      selectFrom(
+          replaced(text,
+                   R"({"name": "part_lse", "kind": "ptr", "type": "f32"},)",
+                   ""),
+          kernels),
+      "kernel 'partial': mla.partial has no 'part_lse' argument");
+  std::string noOut =
+      replaced(text, R"("name": "out", "kind": "ptr", "type": "bf16"}],)",
+               R"("name": "kv_indptr", "kind": "ptr", "type": "i32"}],)");
+  CHECK_ERROR(selectFrom(noOut, kernels),
               "kernel 'combine': mla.combine has no 'out' argument");
+  CHECK_ERROR(
+      selectFrom(
+          replaced(text,
+                   R"({"name": "combine", "kind": "ptr", "type": "i32"},)", ""),
+          kernels),
+      "kernel 'combine': mla.combine has no 'combine' argument");
 }
 
 //===----------------------------------------------------------------------===//
@@ -951,116 +1083,327 @@ static std::vector<int32_t> offsets(const std::vector<int32_t> &lengths) {
   return result;
 }
 
-/// Checks the plan's invariants: each active sequence's rows are covered
-/// once by consecutive, tile-aligned ranges numbered 0..n-1 with
-/// n <= maxSplits, q_splits matches, and idle sequences have no work.
+/// Checks the plan's invariants against docs/ABI.md: for each sequence
+/// with queries, n <= maxSplits ranges, tile-aligned, consecutive and
+/// numbered 0..n-1, every key read exactly once per row block, row blocks
+/// aligned and covering the rows once, part rows at the sequence's base
+/// (a prefix sum over sequences with n > 1), combine items covering the
+/// rows of those sequences once; nothing for sequences without queries;
+/// longest ranges first with the blocks of a range adjacent.
 static bool planIsValid(const LaunchPlan &plan, const std::vector<int32_t> &qo,
                         const std::vector<int32_t> &kv,
                         const PlanOptions &options) {
+  int64_t batch = static_cast<int64_t>(qo.size()) - 1;
+  bool valid = plan.numSplits.size() == static_cast<size_t>(batch) &&
+               plan.partBase.size() == static_cast<size_t>(batch);
+  if (!valid)
+    return false;
   std::map<int32_t, std::vector<WorkItem>> bySeq;
   for (const WorkItem &item : plan.items)
     bySeq[item.seq].push_back(item);
-  bool valid = true;
-  for (int32_t b = 0; b + 1 < static_cast<int32_t>(qo.size()); ++b) {
-    bool active = kv[b + 1] > kv[b] && qo[b + 1] > qo[b];
+  std::map<int32_t, std::vector<CombineItem>> combineBySeq;
+  for (const CombineItem &item : plan.combineItems) {
+    // Sequences are found by their output rows.
+    int32_t seq = 0;
+    while (seq < batch && qo[seq + 1] * options.heads <= item.outRow)
+      ++seq;
+    combineBySeq[seq].push_back(item);
+  }
+  int64_t partRows = 0;
+  for (int32_t b = 0; b < batch; ++b) {
+    int64_t rows = (qo[b + 1] - qo[b]) * options.heads;
+    int64_t kvLen = kv[b + 1] - kv[b];
+    int32_t n = plan.numSplits[b];
     std::vector<WorkItem> &items = bySeq[b];
-    std::sort(
-        items.begin(), items.end(),
-        [](const WorkItem &x, const WorkItem &y) { return x.split < y.split; });
-    if (!active) {
-      valid &= items.empty();
-      for (int32_t row = qo[b]; row < qo[b + 1]; ++row)
-        valid &= plan.qSplits[row] == 0;
+    if (rows == 0) {
+      valid &= n == 0 && items.empty() && combineBySeq[b].empty() &&
+               plan.partBase[b] == -1;
       continue;
     }
-    int32_t n = static_cast<int32_t>(items.size());
     valid &= n >= 1 && n <= options.maxSplits;
-    int32_t cursor = kv[b];
-    for (int32_t s = 0; s < n; ++s) {
-      valid &= items[s].split == s && items[s].kvBegin == cursor &&
-               items[s].kvEnd > items[s].kvBegin;
-      valid &= (items[s].kvBegin - kv[b]) % options.kvTile == 0;
-      cursor = items[s].kvEnd;
+    valid &= kvLen > 0 || n == 1;
+    int64_t base = n > 1 ? partRows : -1;
+    valid &= plan.partBase[b] == base;
+    if (n > 1)
+      partRows += n * rows;
+    int64_t blocks = (rows + options.blockRows - 1) / options.blockRows;
+    valid &= static_cast<int64_t>(items.size()) == n * blocks;
+    // Per row block: which keys it reads.
+    std::vector<std::vector<int>> reads(blocks, std::vector<int>(kvLen, 0));
+    std::vector<std::pair<int32_t, int32_t>> ranges(n, {-1, -1});
+    for (const WorkItem &item : items) {
+      valid &= item.numSplits == n && item.split >= 0 && item.split < n &&
+               item.reserved == 0;
+      valid &= item.rowBegin >= 0 && item.rowBegin < rows &&
+               item.rowBegin % options.blockRows == 0;
+      valid &= item.kvBegin >= kv[b] && item.kvBegin <= item.kvEnd &&
+               item.kvEnd <= kv[b + 1];
+      valid &= (item.kvBegin - kv[b]) % options.kvTile == 0;
+      valid &= item.partRow == (n > 1 ? base + item.split * rows : -1);
+      if (!valid)
+        return false;
+      // All blocks of a split read the same range.
+      auto &range = ranges[item.split];
+      if (range.first < 0)
+        range = {item.kvBegin, item.kvEnd};
+      valid &= range == std::make_pair(item.kvBegin, item.kvEnd);
+      for (int32_t key = item.kvBegin; key < item.kvEnd; ++key)
+        ++reads[item.rowBegin / options.blockRows][key - kv[b]];
     }
-    valid &= cursor == kv[b + 1];
-    for (int32_t row = qo[b]; row < qo[b + 1]; ++row)
-      valid &= plan.qSplits[row] == n;
+    for (const std::vector<int> &block : reads)
+      for (int count : block)
+        valid &= count == 1;
+    // Splits in key order, none empty unless the sequence is.
+    for (int32_t s = 0; s < n; ++s)
+      valid &= ranges[s].first == (s == 0 ? kv[b] : ranges[s - 1].second) &&
+               (kvLen == 0 || ranges[s].second > ranges[s].first);
+    // Combine items: only for several splits, blocks covering the rows.
+    std::vector<CombineItem> &merges = combineBySeq[b];
+    if (n == 1) {
+      valid &= merges.empty();
+      continue;
+    }
+    int64_t row = 0;
+    for (const CombineItem &item : merges) {
+      valid &= item.partRow == base + row &&
+               item.outRow == qo[b] * options.heads + row &&
+               item.rows ==
+                   std::min<int64_t>(options.combineBlockRows, rows - row) &&
+               item.numSplits == n && item.splitStride == rows &&
+               item.reserved[0] == 0 && item.reserved[1] == 0 &&
+               item.reserved[2] == 0;
+      row += item.rows;
+    }
+    valid &= row == rows;
   }
-  valid &= plan.qSplits.size() == static_cast<size_t>(qo.back());
+  valid &= plan.partRows == partRows;
+  for (size_t i = 1; i < plan.items.size(); ++i) {
+    const WorkItem &a = plan.items[i - 1], &b = plan.items[i];
+    valid &= a.kvEnd - a.kvBegin >= b.kvEnd - b.kvBegin;
+    // The blocks of one range are adjacent.
+    bool sameRange = a.seq == b.seq && a.split == b.split;
+    for (size_t j = i + 1; j < plan.items.size() && !sameRange; ++j)
+      valid &= plan.items[j].seq != a.seq || plan.items[j].split != a.split;
+  }
   return valid;
 }
 
-static PlanOptions gpuLikeOptions(int64_t parallelism, int64_t maxSplits) {
-  MlaProblem shape = makeBf16Problem(16, {1}, {0});
+static PlanOptions gpuLikeOptions(PlanMode mode, int64_t parallelism,
+                                  int64_t maxSplits, int64_t heads = 16) {
+  MlaProblem shape = makeBf16Problem(heads, {1}, {0});
   MlaKernels kernels;
   kernels.maxSplits = maxSplits;
-  return planOptionsFor(shape, kernels, parallelism);
+  return planOptionsFor(shape, kernels, mode, parallelism);
 }
 
-static int64_t longestRange(const LaunchPlan &plan, int32_t seq) {
-  int64_t longest = 0;
+static LaunchPlan plan(const std::vector<int32_t> &qLens,
+                       const std::vector<int32_t> &kvLens,
+                       const PlanOptions &options) {
+  LaunchPlan result;
+  CHECK_OK(planSplitKv(offsets(qLens), offsets(kvLens), options, result));
+  return result;
+}
+
+/// Sequence `seq`'s work items relative to its first KV row, in a fixed
+/// order: what a reproducible plan must not change between batches.
+static std::vector<std::array<int32_t, 6>>
+itemsOf(const LaunchPlan &plan, const std::vector<int32_t> &kvLens,
+        int32_t seq) {
+  int32_t start = offsets(kvLens)[seq];
+  std::vector<std::array<int32_t, 6>> result;
   for (const WorkItem &item : plan.items)
     if (item.seq == seq)
-      longest = std::max<int64_t>(longest, item.kvEnd - item.kvBegin);
-  return longest;
+      result.push_back(
+          {item.kvBegin - start, item.kvEnd - start, item.split, item.numSplits,
+           item.rowBegin,
+           item.partRow - static_cast<int32_t>(plan.partBase[seq])});
+  std::sort(result.begin(), result.end());
+  return result;
 }
 
 static void testLaunchPlan() {
-  // Invariants over ragged batches, edge lengths and several devices.
+  // Invariants over ragged batches, edge lengths, both modes, several
+  // devices and tilings.
   std::vector<int32_t> lengths = {0, 1, 63, 64, 65, 1000, 8192, 0, 4097, 130};
   std::vector<int32_t> qLens = {1, 2, 4, 3, 1, 0, 4, 2, 1, 1};
-  for (int64_t parallelism : {1, 2, 16, 264})
-    for (int64_t maxSplits : {1, 4, 16}) {
-      PlanOptions options = gpuLikeOptions(parallelism, maxSplits);
-      std::vector<int32_t> qo = offsets(qLens), kv = offsets(lengths);
-      LaunchPlan plan = planSplitKv(qo, kv, options);
-      CHECK(planIsValid(plan, qo, kv, options));
-      CHECK(plan.maxSplitsUsed <= maxSplits);
-      // Longest first.
-      for (size_t i = 1; i < plan.items.size(); ++i)
-        CHECK(plan.items[i - 1].kvEnd - plan.items[i - 1].kvBegin >=
-              plan.items[i].kvEnd - plan.items[i].kvBegin);
-    }
-
-  // Few short sequences on a wide device: split as far as allowed.
+  for (PlanMode mode : {PlanMode::Reproducible, PlanMode::Throughput})
+    for (int64_t parallelism : {1, 2, 16, 264})
+      for (int64_t maxSplits : {1, 4, 16})
+        for (int64_t heads : {16, 32}) {
+          PlanOptions options =
+              gpuLikeOptions(mode, parallelism, maxSplits, heads);
+          std::vector<int32_t> qo = offsets(qLens), kv = offsets(lengths);
+          LaunchPlan result;
+          CHECK_OK(planSplitKv(qo, kv, options, result));
+          CHECK(planIsValid(result, qo, kv, options));
+          CHECK(result.mode == mode && result.maxSplitsUsed <= maxSplits);
+        }
   {
-    std::vector<int32_t> qo = offsets({1, 1, 1, 1}),
-                         kv = offsets({1024, 1024, 1024, 1024});
-    LaunchPlan plan = planSplitKv(qo, kv, gpuLikeOptions(264, 16));
-    CHECK(plan.items.size() == 64 && plan.maxSplitsUsed == 16);
-    CHECK(plan.chunkRows == 64);
+    PlanOptions options = gpuLikeOptions(PlanMode::Throughput, 64, 16, 32);
+    options.kvTile = 32;
+    options.blockRows = 48;
+    options.combineBlockRows = 7;
+    std::vector<int32_t> qo = offsets(qLens), kv = offsets(lengths);
+    LaunchPlan result;
+    CHECK_OK(planSplitKv(qo, kv, options, result));
+    CHECK(planIsValid(result, qo, kv, options) && result.maxSplitsUsed > 1);
   }
-  // Enough programs already: no split.
+
+  // The invariants catch plans that read a key twice or not at all, or
+  // that put partials in the wrong rows.
   {
-    std::vector<int32_t> qo = offsets(std::vector<int32_t>(128, 4)),
-                         kv = offsets(std::vector<int32_t>(128, 8192));
-    LaunchPlan plan = planSplitKv(qo, kv, gpuLikeOptions(264, 16));
-    CHECK(plan.items.size() == 128 && plan.maxSplitsUsed == 1);
+    PlanOptions options = gpuLikeOptions(PlanMode::Throughput, 64, 16, 32);
+    std::vector<int32_t> qo = offsets({3, 4}), kv = offsets({1000, 70});
+    LaunchPlan valid;
+    CHECK_OK(planSplitKv(qo, kv, options, valid));
+    CHECK(planIsValid(valid, qo, kv, options) && valid.maxSplitsUsed > 1 &&
+          valid.items[0].numSplits > 1);
+    LaunchPlan twice = valid;
+    twice.items.push_back(twice.items.back());
+    LaunchPlan shifted = valid;
+    shifted.items[0].kvBegin += 1;
+    LaunchPlan misplaced = valid;
+    misplaced.items[0].partRow += 1;
+    LaunchPlan uncombined = valid;
+    uncombined.combineItems.pop_back();
+    for (const LaunchPlan *broken : {&twice, &shifted, &misplaced, &uncombined})
+      CHECK(!planIsValid(*broken, qo, kv, options));
+  }
+
+  // Reproducible: a sequence's ranges follow from its length alone.
+  {
+    PlanOptions options = gpuLikeOptions(PlanMode::Reproducible, 1, 16);
+    LaunchPlan alone = plan({2}, {5000}, options);
+    // 79 tiles in ceil(79 / 16) = 5 ranges of 16, 16, 16, 16 and 15 tiles.
+    CHECK(alone.numSplits == std::vector<int32_t>{5} &&
+          alone.chunkRows == 1024 && alone.combineItems.size() == 2);
+    CHECK(itemsOf(alone, {5000}, 0) ==
+          (std::vector<std::array<int32_t, 6>>{{0, 1024, 0, 5, 0, 0},
+                                               {1024, 2048, 1, 5, 0, 32},
+                                               {2048, 3072, 2, 5, 0, 64},
+                                               {3072, 4096, 3, 5, 0, 96},
+                                               {4096, 5000, 4, 5, 0, 128}}));
+    std::vector<int32_t> kvLens = {300, 5000, 0, 20000, 5000, 64};
+    std::vector<int32_t> batchQ = {4, 2, 1, 3, 2, 1};
+    for (int64_t parallelism : {1, 2, 7, 264}) {
+      options.parallelism = parallelism;
+      LaunchPlan batch = plan(batchQ, kvLens, options);
+      CHECK(itemsOf(batch, kvLens, 1) == itemsOf(alone, {5000}, 0));
+      CHECK(itemsOf(batch, kvLens, 4) == itemsOf(alone, {5000}, 0));
+      CHECK(batch.numSplits == (std::vector<int32_t>{1, 5, 1, 16, 5, 1}));
+    }
+    // The cap bounds long sequences; a smaller tile makes more, smaller
+    // ranges of the same length in rows.
+    options.maxSplits = 4;
+    CHECK(plan({1}, {20000}, options).numSplits == std::vector<int32_t>{4});
+    options.maxSplits = 16;
+    options.kvTile = 16;
+    LaunchPlan fine = plan({1}, {5000}, options);
+    CHECK(fine.numSplits == std::vector<int32_t>{5} && fine.chunkRows == 1024);
+  }
+
+  // The partial buffers of (batch 128, q_len 4, kv_len 8192, heads 16):
+  // reproducible, 8 splits of 64 rows per sequence, half of the
+  // 128 * 4 * 16 * 16 rows of a [total_q, max_splits, heads] layout; with
+  // throughput, none when one program per sequence fills the device, and 2
+  // splits on an H200's 132 SMs (two programs each).
+  {
+    std::vector<int32_t> qLens128(128, 4), kvLens128(128, 8192);
+    LaunchPlan reproducible = plan(
+        qLens128, kvLens128, gpuLikeOptions(PlanMode::Reproducible, 1, 16));
+    CHECK(reproducible.partRows == 128 * 8 * 64);
+    CHECK(reproducible.partialBytes() == 134479872);
+    CHECK(reproducible.items.size() == 1024 &&
+          reproducible.combineItems.size() == 128 * 4);
+    LaunchPlan filled = plan(qLens128, kvLens128,
+                             gpuLikeOptions(PlanMode::Throughput, 128, 16));
+    CHECK(filled.partRows == 0 && filled.items.size() == 128 &&
+          filled.combineItems.empty());
+    LaunchPlan h200 = plan(qLens128, kvLens128,
+                           gpuLikeOptions(PlanMode::Throughput, 264, 16));
+    CHECK(h200.maxSplitsUsed == 2 && h200.partRows == 128 * 2 * 64 &&
+          h200.partialBytes() == 33619968);
+  }
+
+  // Throughput: few short sequences on a wide device split, until the
+  // programs' latency outweighs the shorter ranges.
+  {
+    LaunchPlan result = plan({1, 1, 1, 1}, {1024, 1024, 1024, 1024},
+                             gpuLikeOptions(PlanMode::Throughput, 264, 16));
+    CHECK(result.items.size() == 32 && result.maxSplitsUsed == 8);
+    CHECK(result.chunkRows == 128 && result.combineItems.size() == 4);
   }
   // Ragged: the long sequence is split, the short ones are not, and the
   // longest range is near the balanced share rather than the whole row.
   {
     std::vector<int32_t> qo = offsets({1, 1, 1, 1}),
                          kv = offsets({8192, 64, 64, 64});
-    PlanOptions options = gpuLikeOptions(16, 16);
-    LaunchPlan plan = planSplitKv(qo, kv, options);
-    CHECK(planIsValid(plan, qo, kv, options));
-    CHECK(longestRange(plan, 0) <= 1024);
-    CHECK(plan.qSplits[0] >= 8 && plan.qSplits[1] == 1 && plan.qSplits[3] == 1);
+    PlanOptions options = gpuLikeOptions(PlanMode::Throughput, 16, 16);
+    LaunchPlan result;
+    CHECK_OK(planSplitKv(qo, kv, options, result));
+    CHECK(planIsValid(result, qo, kv, options));
+    int64_t longest = 0;
+    for (const WorkItem &item : result.items)
+      if (item.seq == 0)
+        longest = std::max<int64_t>(longest, item.kvEnd - item.kvBegin);
+    CHECK(longest <= 1024);
+    CHECK(result.numSplits[0] >= 8 && result.numSplits[1] == 1 &&
+          result.numSplits[3] == 1);
   }
   // One host thread: splitting only adds overhead.
   {
-    std::vector<int32_t> qo = offsets({1, 1}), kv = offsets({4096, 100});
-    LaunchPlan plan = planSplitKv(qo, kv, gpuLikeOptions(1, 16));
-    CHECK(plan.items.size() == 2 && plan.maxSplitsUsed == 1);
+    LaunchPlan result =
+        plan({1, 1}, {4096, 100}, gpuLikeOptions(PlanMode::Throughput, 1, 16));
+    CHECK(result.items.size() == 2 && result.maxSplitsUsed == 1 &&
+          result.partRows == 0);
   }
-  // No KV anywhere: no work at all.
+  // No KV anywhere: one empty range per row block, so that the partial
+  // kernel writes the zeros, and nothing to combine.
+  for (PlanMode mode : {PlanMode::Reproducible, PlanMode::Throughput}) {
+    LaunchPlan result = plan({2, 0, 4}, {0, 0, 0}, gpuLikeOptions(mode, 8, 4));
+    CHECK(result.items.size() == 2 && result.combineItems.empty());
+    CHECK(result.numSplits == (std::vector<int32_t>{1, 0, 1}));
+    CHECK(result.partRows == 0 && result.partialBytes() == 0);
+    bool empty = true;
+    for (const WorkItem &item : result.items)
+      empty &= item.kvBegin == 0 && item.kvEnd == 0 && item.partRow == -1;
+    CHECK(empty);
+  }
+  // No sequence at all.
   {
-    std::vector<int32_t> qo = offsets({2, 1}), kv = offsets({0, 0});
-    LaunchPlan plan = planSplitKv(qo, kv, gpuLikeOptions(8, 4));
-    CHECK(plan.items.empty() && plan.maxSplitsUsed == 0);
-    CHECK(plan.qSplits == (std::vector<int32_t>{0, 0, 0}));
+    LaunchPlan result =
+        plan({}, {}, gpuLikeOptions(PlanMode::Throughput, 8, 4));
+    CHECK(result.items.empty() && result.numSplits.empty());
   }
+
+  // Row indices must fit the kernels' int32 fields.
+  {
+    LaunchPlan result;
+    CHECK_ERROR(planSplitKv({0, 1 << 27}, {0, 1},
+                            gpuLikeOptions(PlanMode::Reproducible, 1, 16),
+                            result),
+                "launch plan: more than 2^31 - 1 query rows");
+    CHECK_ERROR(planSplitKv({0, 1 << 24}, {0, 1 << 20},
+                            gpuLikeOptions(PlanMode::Reproducible, 1, 16),
+                            result),
+                "launch plan: the partial buffers would need more than 2^31 "
+                "- 1 rows");
+  }
+  // Out-of-range options are clamped rather than overflowing.
+  {
+    PlanOptions options = gpuLikeOptions(PlanMode::Throughput, 4, 16);
+    options.kvTile = INT64_MAX;
+    options.blockRows = INT64_MAX;
+    std::vector<int32_t> qo = offsets({1, 2}), kv = offsets({100, 3000});
+    LaunchPlan result;
+    CHECK_OK(planSplitKv(qo, kv, options, result));
+    CHECK(result.items.size() == 2 && result.maxSplitsUsed == 1);
+  }
+
+  PlanMode mode;
+  CHECK(parsePlanMode("throughput", mode) && mode == PlanMode::Throughput);
+  CHECK(parsePlanMode("reproducible", mode) && mode == PlanMode::Reproducible);
+  CHECK(!parsePlanMode("fast", mode));
 }
 
 static void testThreadPool() {

@@ -56,6 +56,7 @@ constexpr const char *kUsage =
                (--kv-len L [--batch B] | --kv-lens L1,L2,...) [--q-len Q]
                [--heads H] [--seed S] | --inputs DIR
                [--out FILE.npy] [--save-inputs DIR] [--check]
+               [--plan reproducible|throughput]
                [--bench [--iters N]] [--threads N] [--sm-scale X]
        mla-run --target host|hip|cuda --module FILE
                --kernel SYMBOL --grid X[,Y[,Z]] --arg NAME=VALUE ...
@@ -82,6 +83,14 @@ Loaded inputs:
                     kv_indptr.npy
   --save-inputs DIR write the inputs of this run there, in that form (for
                     other tools, or to replay the run with --inputs)
+Launch plan:
+  --plan P          how sequences are split into KV ranges (docs/ABI.md):
+                    reproducible (default): a sequence's ranges depend only
+                    on its own length, so the output bits do not depend on
+                    the batch, --threads or the device; throughput: one
+                    range length for the batch, chosen by a cost model for
+                    the device's parallelism (outputs may differ in the
+                    last bits between thread counts and batches)
 Results:
   --out FILE.npy    write the output, [total_q, H, 512] bf16 bits as uint16
   --check           compare with a float64 reference (rtol = atol = 1e-2)
@@ -127,6 +136,7 @@ struct Options {
   std::optional<int64_t> iters;
   std::optional<int64_t> threads;
   std::optional<float> smScale;
+  PlanMode plan = PlanMode::Reproducible;
   bool help = false;
   /// Generic mode: set by any of kKernelFlags.
   bool kernelMode = false;
@@ -221,10 +231,10 @@ static Status parseArguments(int argc, char **argv, Options &options) {
       continue;
     }
     static const char *const kValueFlags[] = {
-        "--target", "--module",  "--kv-dtype", "--batch",      "--q-len",
-        "--kv-len", "--kv-lens", "--heads",    "--seed",       "--inputs",
-        "--out",    "--iters",   "--threads",  "--sm-scale",   "--kernel",
-        "--grid",   "--arg",     "--save",     "--save-inputs"};
+        "--target", "--module",  "--kv-dtype", "--batch",       "--q-len",
+        "--kv-len", "--kv-lens", "--heads",    "--seed",        "--inputs",
+        "--out",    "--iters",   "--threads",  "--sm-scale",    "--kernel",
+        "--grid",   "--arg",     "--save",     "--save-inputs", "--plan"};
     if (!contains(kValueFlags, flag))
       return Status::failure(flag, "unknown flag (see --help)");
     if (!inlineValue) {
@@ -299,6 +309,10 @@ static Status parseArguments(int argc, char **argv, Options &options) {
         return Status::failure(flag,
                                "'" + value + "' is not a positive number");
       options.smScale = scale;
+    } else if (flag == "--plan") {
+      if (!parsePlanMode(value, options.plan))
+        return Status::failure(flag, "'" + value +
+                                         "' is not reproducible or throughput");
     } else if (flag == "--kernel") {
       options.kernel = value;
     } else if (flag == "--grid") {
@@ -418,14 +432,16 @@ static void printSummary(const Options &options, const MlaProblem &problem,
   }
   std::printf(
       "run: target=%s batch=%lld heads=%lld q_len=%s kv_len=%s "
-      "total_kv=%lld kv_dtype=%s work_items=%zu max_splits=%lld "
-      "chunk=%lld\n",
+      "total_kv=%lld kv_dtype=%s plan=%s work_items=%zu combine_items=%zu "
+      "max_splits=%lld chunk=%lld part_bytes=%lld\n",
       options.target.c_str(), static_cast<long long>(problem.batch()),
       static_cast<long long>(problem.heads), describeRange(minQ, maxQ).c_str(),
       describeRange(minKv, maxKv).c_str(),
       static_cast<long long>(problem.totalKv()), kvDTypeName(problem.kvDType),
-      plan.items.size(), static_cast<long long>(plan.maxSplitsUsed),
-      static_cast<long long>(plan.chunkRows));
+      planModeName(plan.mode), plan.items.size(), plan.combineItems.size(),
+      static_cast<long long>(plan.maxSplitsUsed),
+      static_cast<long long>(plan.chunkRows),
+      static_cast<long long>(plan.partialBytes()));
   if (seed)
     std::printf("inputs: generated, seed=%llu\n",
                 static_cast<unsigned long long>(*seed));
@@ -493,9 +509,12 @@ static Status runTool(const Options &options, bool &checkFailed) {
   if (Status s = backend->loadModule(options.module, manifest))
     return s;
 
-  LaunchPlan plan =
-      planSplitKv(problem.qoIndptr, problem.kvIndptr,
-                  planOptionsFor(problem, kernels, backend->parallelism()));
+  LaunchPlan plan;
+  if (Status s = planSplitKv(problem.qoIndptr, problem.kvIndptr,
+                             planOptionsFor(problem, kernels, options.plan,
+                                            backend->parallelism()),
+                             plan))
+    return s;
   printSummary(options, problem, plan, seed);
   if (!options.saveInputs.empty())
     if (Status s = saveProblem(problem, options.saveInputs))
@@ -530,10 +549,10 @@ static Status runTool(const Options &options, bool &checkFailed) {
       return s;
     int64_t bytes = problem.essentialBytes();
     std::printf("bench: %.1f us median of %lld, %.3g GB/s effective (%lld "
-                "bytes)\n",
+                "bytes), %s plan\n",
                 median, static_cast<long long>(iterations),
                 median > 0 ? bytes / (median * 1e3) : 0.0,
-                static_cast<long long>(bytes));
+                static_cast<long long>(bytes), planModeName(plan.mode));
     std::fflush(stdout);
   }
 

@@ -2,78 +2,155 @@
 //
 // Decode has few queries and long KV caches, so one program per sequence
 // leaves most of a GPU idle. The plan cuts each sequence's KV rows into
-// ranges (splits) that partial kernels process in parallel; a combine kernel
-// merges them (docs/ABI.md, "MLA decode kernels").
+// ranges (splits) and its flattened (token, head) query rows into blocks;
+// one partial program handles one (range, block) work item, and a combine
+// program merges the splits of a block of rows (docs/ABI.md, "MLA decode
+// kernels").
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MLA_RUNTIME_LAUNCHPLAN_H
 #define MLA_RUNTIME_LAUNCHPLAN_H
 
+#include "mla/Runtime/Status.h"
+
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace mla::runtime {
 
-/// One row of the `work` argument: a range of one sequence's KV rows.
+/// How split boundaries are chosen.
+enum class PlanMode {
+  /// A sequence's splits depend only on its KV length, the KV tile and the
+  /// split cap, so outputs are bitwise identical across runs, thread
+  /// counts, devices and batch compositions.
+  Reproducible,
+  /// One range length for the whole batch, chosen by the cost model for the
+  /// device's parallelism.
+  Throughput,
+};
+
+/// "reproducible" or "throughput".
+const char *planModeName(PlanMode mode);
+/// Parses a name of planModeName; false when unknown.
+bool parsePlanMode(std::string_view name, PlanMode &mode);
+
+/// One row of the `work` argument: one partial program.
 struct WorkItem {
   int32_t seq;
-  /// Absolute rows of kv: [kvBegin, kvEnd).
+  /// Absolute rows of kv: [kvBegin, kvEnd), possibly empty.
   int32_t kvBegin;
   int32_t kvEnd;
-  /// Index of the range within its sequence, 0..q_splits - 1.
+  /// Index of the range within its sequence, 0..numSplits - 1.
   int32_t split;
+  int32_t numSplits;
+  /// First query row of the block, a multiple of the block size; rows are
+  /// the sequence's flattened (token, head) pairs j * heads + h.
+  int32_t rowBegin;
+  /// numSplits > 1: the part_out/part_lse row of the sequence's row 0 for
+  /// this split; -1 when the program writes `out` directly.
+  int32_t partRow;
+  int32_t reserved;
 };
-static_assert(sizeof(WorkItem) == 4 * sizeof(int32_t),
-              "WorkItem must match the [work_items, 4] int32 layout");
+static_assert(sizeof(WorkItem) == 8 * sizeof(int32_t),
+              "WorkItem must match the [work_items, 8] int32 layout");
 
-/// The cost model. Decode is bound by memory traffic, so costs are bytes
-/// moved, and a program's fixed costs are expressed as bytes too.
+/// One row of the `combine` argument: merges the splits of up to one
+/// combine block of rows.
+struct CombineItem {
+  /// The part row of the block's first row in split 0.
+  int32_t partRow;
+  /// The block's first row in the [total_q * heads, 512] view of out.
+  int32_t outRow;
+  int32_t rows;
+  int32_t numSplits;
+  /// Part rows between consecutive splits of a row (the sequence's
+  /// q_len * heads).
+  int32_t splitStride;
+  int32_t reserved[3];
+};
+static_assert(sizeof(CombineItem) == 8 * sizeof(int32_t),
+              "CombineItem must match the [combine_items, 8] int32 layout");
+
+/// What the plan is for: the kernels' tiling, the cap on splits, and the
+/// throughput mode's cost model. Decode is bound by memory traffic, so
+/// costs are bytes moved, and fixed costs are expressed as bytes too.
 struct PlanOptions {
-  /// Programs the device runs at once: host threads, or SMs/CUs times the
-  /// programs resident on each.
-  int64_t parallelism = 1;
-  /// The most ranges per sequence (the kernels' launch.max_splits).
-  int64_t maxSplits = 1;
-  /// Range boundaries fall on multiples of the kernels' KV tile, counted
-  /// from the sequence's first row.
+  PlanMode mode = PlanMode::Reproducible;
+  int64_t heads = 16;
+  /// Range boundaries fall on multiples of the partial kernel's KV tile,
+  /// counted from the sequence's first row.
   int64_t kvTile = 64;
+  /// Query rows per partial program and per combine program.
+  int64_t blockRows = 64;
+  int64_t combineBlockRows = 16;
+  /// The most ranges per sequence.
+  int64_t maxSplits = 16;
+
+  /// Programs the device runs at once: host threads, or SMs/CUs times the
+  /// programs resident on each. Throughput mode only.
+  int64_t parallelism = 1;
   /// Bytes of one KV row, scales included.
   int64_t kvRowBytes = 1152;
-  /// Fixed bytes of one partial program (one query token of one work item):
-  /// loading the query, writing the partial result, and start-up latency.
-  int64_t programOverheadBytes = 0;
-  /// Bytes the combine moves per query token and split.
-  int64_t combineBytesPerSplit = 0;
+  /// Bytes a program reads per query row, and writes per row to `out` or
+  /// to the partial buffers (output and log-sum-exp).
+  int64_t queryRowBytes = 0;
+  int64_t outRowBytes = 0;
+  int64_t partialRowBytes = 0;
+  /// A program's start-up and tail latency, as bytes it could have moved
+  /// meanwhile.
+  int64_t programLatencyBytes = 0;
 };
 
-/// The work items of one launch and the split count of every query row.
+/// The work lists of one launch and the partial buffers they need.
 struct LaunchPlan {
+  PlanMode mode = PlanMode::Reproducible;
   /// Longest ranges first, so that the device's in-order dispatch starts the
-  /// long programs early.
+  /// long programs early; the row blocks of one range are adjacent.
   std::vector<WorkItem> items;
-  /// [total_q]: the number of ranges of the row's sequence (0 when it has no
-  /// KV rows).
-  std::vector<int32_t> qSplits;
-  /// The chosen range length in rows (ranges are at most this long).
-  int64_t chunkRows = 0;
+  /// One per (sequence with more than one split, combine row block).
+  std::vector<CombineItem> combineItems;
+  /// Per sequence: its number of ranges (1 for a sequence with queries but
+  /// no KV rows, 0 for one without queries).
+  std::vector<int32_t> numSplits;
+  /// Per sequence: the part row of its split 0's row 0, -1 when it has a
+  /// single split.
+  std::vector<int64_t> partBase;
+  /// Rows of part_out ([partRows, 512] f32) and part_lse ([partRows] f32).
+  int64_t partRows = 0;
   /// The largest split count of any sequence.
   int64_t maxSplitsUsed = 0;
+  /// The longest range a split may have, in KV rows.
+  int64_t chunkRows = 0;
   /// The cost model's estimate of the launch's duration, in bytes of one
-  /// program slot's traffic.
+  /// program slot's traffic (throughput mode only).
   double estimatedCost = 0;
+
+  /// Bytes of part_out and part_lse together.
+  int64_t partialBytes() const;
 };
 
-/// Plans the split-KV launch. All sequences share one chunk length (a
-/// multiple of the KV tile); a sequence is cut into ceil(len / chunk) ranges,
-/// at most maxSplits, whose tile counts differ by at most one. The chunk is
-/// the candidate with the lowest estimated duration, found by replaying the
-/// launch's in-order dispatch onto `parallelism` program slots and adding
-/// the combine's traffic; near-ties go to fewer work items. Sequences with
-/// no KV rows or no queries get no work item.
-LaunchPlan planSplitKv(const std::vector<int32_t> &qoIndptr,
-                       const std::vector<int32_t> &kvIndptr,
-                       const PlanOptions &options);
+/// KV rows per split that the reproducible mode aims at: a sequence of L
+/// rows gets ceil(L / chunk) splits (at most the cap), chunk being this
+/// rounded up to a multiple of the KV tile.
+constexpr int64_t kReproducibleSplitRows = 1024;
+
+/// Plans the split-KV launch of the batch given by its indptrs.
+///
+/// Each sequence with queries is cut into n consecutive tile-aligned ranges
+/// whose tile counts differ by at most one (n <= maxSplits; a sequence
+/// without KV rows gets one empty range), and its q_len * heads rows into
+/// blocks of blockRows; every (range, block) is a work item. Reproducible
+/// mode takes n from the sequence's own length (kReproducibleSplitRows).
+/// Throughput mode gives all sequences one range length: the candidate
+/// with the lowest estimated duration, found by replaying the partial and
+/// combine launches' in-order dispatch onto `parallelism` program slots;
+/// near-ties go to fewer work items. Fails when a row index of the plan
+/// would not fit the kernels' int32 fields.
+Status planSplitKv(const std::vector<int32_t> &qoIndptr,
+                   const std::vector<int32_t> &kvIndptr,
+                   const PlanOptions &options, LaunchPlan &plan);
 
 } // namespace mla::runtime
 

@@ -33,7 +33,7 @@ enum class MlaArg {
   QoIndptr,
   KvIndptr,
   Work,
-  QSplits,
+  Combine,
   PartOut,
   PartLse,
   Out,
@@ -41,34 +41,39 @@ enum class MlaArg {
   NumArgs
 };
 
+/// The split cap of a partial kernel whose launch has no max_splits.
+constexpr int64_t kDefaultMaxSplits = 16;
+
 /// The kernels of a module that compute MLA decode for one KV format and
-/// head count.
+/// head count, and the launch keys the plan follows.
 struct MlaKernels {
   const KernelInfo *partial = nullptr;
   const KernelInfo *combine = nullptr;
-  /// The partial kernel's launch.max_splits: the split dimension of
-  /// part_out and part_lse, and the plan's limit.
-  int64_t maxSplits = 0;
-  /// The partial kernel's launch.kv_tile (default 64): the plan aligns its
-  /// ranges to it.
+  /// The partial kernel's launch.kv_tile: the plan aligns its ranges to it.
   int64_t kvTile = 64;
+  /// launch.block_rows of the partial and of the combine kernel: query
+  /// rows per program.
+  int64_t blockRows = 64;
+  int64_t combineBlockRows = 16;
+  /// The partial kernel's launch.max_splits, else kDefaultMaxSplits.
+  int64_t maxSplits = kDefaultMaxSplits;
 };
 
-/// Selects the kernels whose launch.role is mla.partial and mla.combine with
-/// launch.heads == `heads` and launch.kv_dtype == the dtype's name (optional
-/// on the combine kernel), and checks that the driver can bind every
-/// argument: a known name with the kind and element type of the ABI table.
-/// Errors name the manifest: no or several matches, a missing launch.grid
-/// or max_splits, a grid quantity the driver does not compute, disagreeing
-/// max_splits, an unknown or ill-typed argument, or a combine kernel
-/// without `out`.
+/// Selects the kernel whose launch.role is mla.partial with launch.heads ==
+/// `heads` and launch.kv_dtype == the dtype's name, and the mla.combine
+/// kernel (whose heads and kv_dtype, when present, must match too), and
+/// checks that the driver can bind every argument: a known name with the
+/// kind and element type of the ABI table. Errors name the manifest: no or
+/// several matches, a missing or out-of-range launch key, a grid quantity
+/// the driver does not compute, an unknown or ill-typed argument, or a
+/// kernel without the arguments its role writes through.
 Status selectMlaKernels(const Manifest &manifest, KvDType kvDType,
                         int64_t heads, MlaKernels &kernels);
 
-/// The split-KV cost model for `problem` on a device running `parallelism`
-/// programs at once.
+/// The plan options for `problem` on `kernels` in `mode`, with the cost
+/// model of a device running `parallelism` programs at once.
 PlanOptions planOptionsFor(const MlaProblem &problem, const MlaKernels &kernels,
-                           int64_t parallelism);
+                           PlanMode mode, int64_t parallelism);
 
 /// One problem bound to one backend's kernels.
 class MlaDriver {
@@ -79,8 +84,9 @@ public:
   /// Binds every argument of both kernels by name, checking kind and
   /// element type, then uploads the inputs the kernels take.
   Status prepare();
-  /// Fills the outputs with NaN (so unwritten elements show), launches the
-  /// partial then the combine kernel, and waits.
+  /// Fills the outputs and partial buffers with NaN (so unwritten elements
+  /// show), launches the partial then, when the plan has combine items, the
+  /// combine kernel, and waits.
   Status run();
   /// Copies the output back: [totalQ, heads, 512] bf16 bits.
   Status readOutput(std::vector<uint16_t> &out);
@@ -110,7 +116,7 @@ private:
   /// Allocates and fills the buffer of pointer argument `arg` the first
   /// time a kernel takes it.
   Status materialize(MlaArg arg);
-  /// Fills the output buffers with NaN bits.
+  /// Fills out, part_out and part_lse with NaN bits.
   Status poisonOutputs();
   Status launchBoth();
 

@@ -70,7 +70,6 @@ struct MlaProblem {
   int64_t totalKv() const { return kvIndptr.back(); }
   int64_t qLen(int64_t seq) const { return qoIndptr[seq + 1] - qoIndptr[seq]; }
   int64_t kvLen(int64_t seq) const { return kvIndptr[seq + 1] - kvIndptr[seq]; }
-  int64_t maxQLen() const;
   /// Bytes of one KV row: 1152, 576 or 288.
   int64_t kvRowBytes() const;
   /// Decodes KV row `row` into `values[576]` (exact in double).
