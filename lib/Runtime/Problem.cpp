@@ -76,7 +76,7 @@ void MlaProblem::dequantizeKvRow(int64_t row, double *values) const {
 
 int64_t MlaProblem::essentialBytes() const {
   int64_t bytes = static_cast<int64_t>(q.size()) * 2 +
-                  static_cast<int64_t>(kv.size()) +
+                  totalKv() * kvRowBytes() +
                   static_cast<int64_t>(qoIndptr.size() + kvIndptr.size()) * 4 +
                   totalQ() * heads * kVDim * 2;
   if (kvDType == KvDType::FP8)
@@ -225,12 +225,16 @@ static Status checkGeneratorOptions(const GeneratorOptions &options) {
       return Status::failure(options.kvLensFlag,
                              "more than 2^31 - 1 KV rows in all");
   }
+  if (options.spareKvRows < 0 || options.spareKvRows > INT32_MAX - totalKv)
+    return Status::failure("--kv-spare-rows",
+                           "more than 2^31 - 1 KV rows in all");
+  int64_t kvRows = totalKv + options.spareKvRows;
   int64_t totalQ = options.qLen * static_cast<int64_t>(options.kvLens.size());
   if (totalQ > INT32_MAX)
     return Status::failure("--batch", "more than 2^31 - 1 queries in all");
   // The generator holds q, the bf16 cache and its quantized copy.
   uint64_t needed = static_cast<uint64_t>(totalQ) * options.heads * kQkDim * 2 +
-                    static_cast<uint64_t>(totalKv) * kQkDim * 2 * 2;
+                    static_cast<uint64_t>(kvRows) * kQkDim * 2 * 2;
   uint64_t available = physicalMemoryBytes();
   if (needed > available)
     return Status::failure(
@@ -283,6 +287,7 @@ Status generateProblem(const GeneratorOptions &options, ThreadPool &pool,
     }
   });
 
+  int64_t kvRows = totalKv + options.spareKvRows;
   switch (options.kvDType) {
   case KvDType::BF16:
     result.kv.resize(cache.size() * 2);
@@ -308,7 +313,7 @@ Status generateProblem(const GeneratorOptions &options, ThreadPool &pool,
     constexpr int64_t kScaleRowGranule = 256, kPaddedStride = 24;
     result.scaleStride = kPaddedStride;
     result.scaleRows =
-        (totalKv + kScaleRowGranule - 1) / kScaleRowGranule * kScaleRowGranule;
+        (kvRows + kScaleRowGranule - 1) / kScaleRowGranule * kScaleRowGranule;
     result.mxScale.assign(result.scaleRows * result.scaleStride, kE8M0NaN);
     result.kv.resize(totalKv * kPackedFp4RowBytes);
     forRowChunks(pool, totalKv, [&](int64_t begin, int64_t end) {
@@ -336,6 +341,9 @@ Status generateProblem(const GeneratorOptions &options, ThreadPool &pool,
     break;
   }
   }
+  // The pool's spare rows decode to NaN (mxfp4: through their NaN scales).
+  const uint8_t spareByte = options.kvDType == KvDType::FP8 ? 0x7F : 0xFF;
+  result.kv.resize(kvRows * result.kvRowBytes(), spareByte);
   problem = std::move(result);
   return Status::success();
 }
@@ -369,10 +377,11 @@ static Status expectDType(const NpyArray &array, const std::string &path,
 }
 
 /// Validates an indptr read from `path`: starts at 0, never decreases and
-/// ends at `rows`, the row count of `rowsFile`.
+/// ends at `rows`, the row count of `rowsFile`, or before it when
+/// `spareRows` (a cache pool's rows past the batch).
 static Status checkIndptr(const std::vector<int32_t> &indptr,
                           const std::string &path, int64_t rows,
-                          const std::string &rowsFile) {
+                          const std::string &rowsFile, bool spareRows) {
   if (indptr[0] != 0)
     return Status::failure(
         path, formatString("first entry is %d, expected 0", indptr[0]));
@@ -389,7 +398,7 @@ static Status checkIndptr(const std::vector<int32_t> &indptr,
                            "rows)",
                            static_cast<long long>(last), rowsFile.c_str(),
                            static_cast<long long>(rows)));
-  if (last < rows)
+  if (last < rows && !spareRows)
     return Status::failure(
         path, formatString("last entry %lld does not cover the %lld rows of "
                            "%s",
@@ -447,7 +456,7 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
   if (Status s = checkHeadCount(q.shape[1], qPath))
     return s;
 
-  // kv: [totalKv, 1, D] or [totalKv, D].
+  // kv: [rows, 1, D] or [rows, D], rows >= total_kv.
   int64_t rowElements = kvDType == KvDType::MXFP4 ? kPackedFp4RowBytes : kQkDim;
   if (kvDType == KvDType::BF16) {
     if (Status s = expectDType(kv, kvPath, {NpyDType::UInt16},
@@ -476,9 +485,11 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
 
   std::vector<int32_t> qo = qoIndptr.elementsAs<int32_t>();
   std::vector<int32_t> kvOffsets = kvIndptr.elementsAs<int32_t>();
-  if (Status s = checkIndptr(qo, qoPath, q.shape[0], "q.npy"))
+  if (Status s = checkIndptr(qo, qoPath, q.shape[0], "q.npy",
+                             /*spareRows=*/false))
     return s;
-  if (Status s = checkIndptr(kvOffsets, kvIndptrPath, kv.shape[0], "kv.npy"))
+  if (Status s = checkIndptr(kvOffsets, kvIndptrPath, kv.shape[0], "kv.npy",
+                             /*spareRows=*/true))
     return s;
   for (size_t seq = 0; seq + 1 < qo.size(); ++seq)
     if (qo[seq + 1] - qo[seq] > kMaxQLen)
@@ -530,7 +541,7 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
 Status saveProblem(const MlaProblem &problem, const std::string &directory) {
   if (::mkdir(directory.c_str(), 0777) != 0 && errno != EEXIST)
     return Status::failure(directory, std::strerror(errno));
-  int64_t totalQ = problem.totalQ(), totalKv = problem.totalKv();
+  int64_t totalQ = problem.totalQ(), kvRows = problem.kvRows();
   int64_t batchPlusOne = static_cast<int64_t>(problem.qoIndptr.size());
   if (Status s = writeNpy(joinPath(directory, "qo_indptr.npy"), NpyDType::Int32,
                           {batchPlusOne}, problem.qoIndptr.data()))
@@ -541,12 +552,13 @@ Status saveProblem(const MlaProblem &problem, const std::string &directory) {
   if (Status s = writeNpy(joinPath(directory, "q.npy"), NpyDType::UInt16,
                           {totalQ, problem.heads, kQkDim}, problem.q.data()))
     return s;
-  // The KV cache in the problem's [total_kv, 1, dim] layout.
+  // The KV cache, spare rows included, in the problem's [rows, 1, dim]
+  // layout.
   bool bf16 = problem.kvDType == KvDType::BF16;
   int64_t rowElements = bf16 ? kQkDim : problem.kvRowBytes();
   if (Status s = writeNpy(joinPath(directory, "kv.npy"),
                           bf16 ? NpyDType::UInt16 : NpyDType::UInt8,
-                          {totalKv, 1, rowElements}, problem.kv.data()))
+                          {kvRows, 1, rowElements}, problem.kv.data()))
     return s;
   std::string scalePath = joinPath(directory, "kv_scale.npy");
   switch (problem.kvDType) {

@@ -429,6 +429,54 @@ static void testGenerator() {
   options.kvLens = {INT32_MAX, 1};
   options.kvLensFlag = "--kv-lens";
   CHECK_ERROR(generateProblem(options, four, c), "--kv-lens: more than");
+  options.kvLens = {INT32_MAX - 5};
+  options.spareKvRows = 6;
+  CHECK_ERROR(generateProblem(options, four, c),
+              "--kv-spare-rows: more than 2^31 - 1 KV rows in all");
+}
+
+/// Spare KV rows past the last sequence, as a cache pool has: NaN in every
+/// format, the covered rows and the fp8 scale unchanged, and kept by
+/// saveProblem and accepted by loadProblem.
+static void testSpareKvRows(const std::string &scratch) {
+  ThreadPool pool(2);
+  GeneratorOptions options;
+  options.heads = 16;
+  options.qLen = 1;
+  options.kvLens = {100, 0, 300};
+  options.seed = 7;
+  for (KvDType dtype : {KvDType::BF16, KvDType::FP8, KvDType::MXFP4}) {
+    options.kvDType = dtype;
+    options.spareKvRows = 0;
+    MlaProblem exact, pooled;
+    CHECK_OK(generateProblem(options, pool, exact));
+    options.spareKvRows = 212;
+    CHECK_OK(generateProblem(options, pool, pooled));
+    CHECK(pooled.totalKv() == 400 && pooled.kvRows() == 612);
+    CHECK(std::equal(exact.kv.begin(), exact.kv.end(), pooled.kv.begin()));
+    CHECK(pooled.fp8Scale == exact.fp8Scale &&
+          pooled.essentialBytes() == exact.essentialBytes());
+    double row[kQkDim];
+    bool spareIsNaN = true;
+    for (int64_t r = 400; r < 612; ++r) {
+      pooled.dequantizeKvRow(r, row);
+      for (double value : row)
+        spareIsNaN &= std::isnan(value);
+    }
+    CHECK(spareIsNaN);
+    if (dtype == KvDType::MXFP4)
+      CHECK(pooled.scaleRows == 768 &&
+            std::equal(exact.mxScale.begin(),
+                       exact.mxScale.begin() + 400 * exact.scaleStride,
+                       pooled.mxScale.begin()));
+
+    std::string directory = scratch + "/pool_" + kvDTypeName(dtype);
+    CHECK_OK(saveProblem(pooled, directory));
+    MlaProblem loaded;
+    CHECK_OK(loadProblem(directory, dtype, 0.125f, loaded));
+    CHECK(loaded.kvRows() == 612 && loaded.totalKv() == 400 &&
+          loaded.kv == pooled.kv && loaded.mxScale == pooled.mxScale);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -1439,6 +1487,7 @@ int main(int argc, char **argv) {
   testCheck();
   testGenerator();
   testNpy(scratch);
+  testSpareKvRows(scratch);
   testJson();
   testManifest();
   testKernelSelection(pool);

@@ -54,7 +54,7 @@ constexpr const char *kUsage =
     R"(usage: mla-run --target host|hip|cuda --module FILE
                --kv-dtype bf16|fp8|mxfp4
                (--kv-len L [--batch B] | --kv-lens L1,L2,...) [--q-len Q]
-               [--heads H] [--seed S] | --inputs DIR
+               [--heads H] [--seed S] [--kv-spare-rows N] | --inputs DIR
                [--out FILE.npy] [--save-inputs DIR] [--check]
                [--plan reproducible|throughput]
                [--bench [--iters N]] [--threads N] [--sm-scale X]
@@ -78,9 +78,13 @@ Generated inputs (randn, quantized like the problem):
   --q-len Q         queries per sequence, 1..4 (default 1)
   --heads H         query heads, a multiple of 16 up to 128 (default 16)
   --seed S          random seed (default: a fresh one, printed)
+  --kv-spare-rows N rows the KV cache (and mxfp4 scale tensor) has past the
+                    last sequence, as a preallocated pool has; they hold
+                    NaN, so a kernel that reads them shows (default 0)
 Loaded inputs:
   --inputs DIR      q.npy, kv.npy, kv_scale.npy (fp8, mxfp4), qo_indptr.npy,
-                    kv_indptr.npy
+                    kv_indptr.npy (docs/ABI.md); kv.npy and kv_scale.npy
+                    may have rows past the last sequence's
   --save-inputs DIR write the inputs of this run there, in that form (for
                     other tools, or to replay the run with --inputs)
 Launch plan:
@@ -128,6 +132,7 @@ struct Options {
   std::optional<std::vector<int64_t>> kvLens;
   std::optional<int64_t> heads;
   std::optional<uint64_t> seed;
+  std::optional<int64_t> spareKvRows;
   std::string inputs;
   std::string saveInputs;
   std::string out;
@@ -231,10 +236,12 @@ static Status parseArguments(int argc, char **argv, Options &options) {
       continue;
     }
     static const char *const kValueFlags[] = {
-        "--target", "--module",  "--kv-dtype", "--batch",       "--q-len",
-        "--kv-len", "--kv-lens", "--heads",    "--seed",        "--inputs",
-        "--out",    "--iters",   "--threads",  "--sm-scale",    "--kernel",
-        "--grid",   "--arg",     "--save",     "--save-inputs", "--plan"};
+        "--target",       "--module",   "--kv-dtype",    "--batch",
+        "--q-len",        "--kv-len",   "--kv-lens",     "--heads",
+        "--seed",         "--inputs",   "--out",         "--iters",
+        "--threads",      "--sm-scale", "--kernel",      "--grid",
+        "--arg",          "--save",     "--save-inputs", "--plan",
+        "--kv-spare-rows"};
     if (!contains(kValueFlags, flag))
       return Status::failure(flag, "unknown flag (see --help)");
     if (!inlineValue) {
@@ -286,6 +293,10 @@ static Status parseArguments(int argc, char **argv, Options &options) {
       if (Status s = parseInteger(flag, value, 0, number))
         return s;
       options.seed = static_cast<uint64_t>(number);
+    } else if (flag == "--kv-spare-rows") {
+      if (Status s = parseInteger(flag, value, 0, number, INT32_MAX))
+        return s;
+      options.spareKvRows = number;
     } else if (flag == "--inputs") {
       options.inputs = value;
     } else if (flag == "--out") {
@@ -375,11 +386,13 @@ static Status validateOptions(const Options &options) {
   if (!options.kvDType)
     return Status::failure("--kv-dtype", "required (bf16, fp8 or mxfp4)");
   if (!options.inputs.empty()) {
-    const char *generatorFlags[] = {"--batch",   "--q-len", "--kv-len",
-                                    "--kv-lens", "--heads", "--seed"};
-    bool given[] = {options.batch.has_value(), options.qLen.has_value(),
-                    options.kvLen.has_value(), options.kvLens.has_value(),
-                    options.heads.has_value(), options.seed.has_value()};
+    const char *generatorFlags[] = {"--batch",        "--q-len", "--kv-len",
+                                    "--kv-lens",      "--heads", "--seed",
+                                    "--kv-spare-rows"};
+    bool given[] = {options.batch.has_value(),      options.qLen.has_value(),
+                    options.kvLen.has_value(),      options.kvLens.has_value(),
+                    options.heads.has_value(),      options.seed.has_value(),
+                    options.spareKvRows.has_value()};
     for (size_t i = 0; i < std::size(given); ++i)
       if (given[i])
         return Status::failure(
@@ -486,6 +499,7 @@ static Status runTool(const Options &options, bool &checkFailed) {
     generator.seed = options.seed.value_or(std::random_device{}());
     seed = generator.seed;
     generator.smScale = smScale;
+    generator.spareKvRows = options.spareKvRows.value_or(0);
     if (options.kvLens) {
       generator.kvLens = *options.kvLens;
       generator.kvLensFlag = "--kv-lens";

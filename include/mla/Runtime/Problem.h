@@ -44,7 +44,9 @@ const char *kvDTypeName(KvDType dtype);
 /// Parses a name of kvDTypeName; false when unknown.
 bool parseKvDType(std::string_view name, KvDType &dtype);
 
-/// The MLA decode inputs.
+/// The MLA decode inputs. The KV cache and the mxfp4 scale tensor may have
+/// more rows than kv_indptr covers, as a preallocated cache pool does; only
+/// the covered rows are read.
 struct MlaProblem {
   KvDType kvDType = KvDType::BF16;
   int64_t heads = 0;
@@ -54,13 +56,13 @@ struct MlaProblem {
   std::vector<int32_t> kvIndptr;
   /// [totalQ, heads, 576] bf16 bits.
   std::vector<uint16_t> q;
-  /// [totalKv, kvRowBytes()]: little-endian bf16 bits, fp8 e4m3fn bytes, or
-  /// packed fp4 e2m1 (low nibble = even element).
+  /// [kvRows(), kvRowBytes()], kvRows() >= totalKv(): little-endian bf16
+  /// bits, fp8 e4m3fn bytes, or packed fp4 e2m1 (low nibble = even element).
   std::vector<uint8_t> kv;
   /// fp8: the per-tensor scale.
   float fp8Scale = 1;
-  /// mxfp4: E8M0 scales [scaleRows, scaleStride], row r for KV row r,
-  /// column c for elements [32c, 32c + 32).
+  /// mxfp4: E8M0 scales [scaleRows, scaleStride], scaleRows >= totalKv(),
+  /// row r for KV row r, column c for elements [32c, 32c + 32).
   std::vector<uint8_t> mxScale;
   int64_t scaleRows = 0;
   int64_t scaleStride = 0;
@@ -70,12 +72,16 @@ struct MlaProblem {
   int64_t totalKv() const { return kvIndptr.back(); }
   int64_t qLen(int64_t seq) const { return qoIndptr[seq + 1] - qoIndptr[seq]; }
   int64_t kvLen(int64_t seq) const { return kvIndptr[seq + 1] - kvIndptr[seq]; }
+  /// Rows of the KV cache, covered or not.
+  int64_t kvRows() const {
+    return static_cast<int64_t>(kv.size()) / kvRowBytes();
+  }
   /// Bytes of one KV row: 1152, 576 or 288.
   int64_t kvRowBytes() const;
   /// Decodes KV row `row` into `values[576]` (exact in double).
   void dequantizeKvRow(int64_t row, double *values) const;
-  /// Bytes a kernel must read or write at least: q, kv, the scales it uses,
-  /// the indptrs and the output.
+  /// Bytes a kernel must read or write at least: q, the covered KV rows and
+  /// their scales, the indptrs and the output.
   int64_t essentialBytes() const;
 };
 
@@ -93,6 +99,9 @@ struct GeneratorOptions {
   std::vector<int64_t> kvLens;
   uint64_t seed = 0;
   float smScale = 0;
+  /// Rows the KV cache (and the mxfp4 scale tensor) has past the last
+  /// sequence, as a preallocated pool does.
+  int64_t spareKvRows = 0;
   /// The flag that gave kvLens, named in size errors.
   std::string kvLensFlag = "--kv-len";
 };
@@ -106,20 +115,24 @@ struct GeneratorOptions {
 /// bf16 cache in blocks of 32 with OCP MX scales (mxfp4BlockScale). The
 /// mxfp4 scale tensor is padded to a multiple of 256 rows and 24 columns,
 /// the padding filled with 0xFF (NaN), so a kernel reading it shows NaN.
+/// Spare KV rows are NaN too: bf16 0xFFFF, fp8 0x7F, and mxfp4 values whose
+/// scales are the NaN padding; the fp8 scale comes from the covered rows.
 /// Errors name mla-run's flags.
 Status generateProblem(const GeneratorOptions &options, ThreadPool &pool,
                        MlaProblem &problem);
 
 /// Loads q.npy, kv.npy, kv_scale.npy (fp8 and mxfp4), qo_indptr.npy and
-/// kv_indptr.npy from `directory` and validates dtypes, shapes and indptrs;
+/// kv_indptr.npy from `directory` and validates dtypes, shapes and indptrs
+/// (kv.npy and kv_scale.npy may have rows past kv_indptr's last entry);
 /// errors name the file.
 Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
                    MlaProblem &problem);
 
 /// Writes `problem` to `directory` (created if missing) in the file form
-/// loadProblem reads: kv.npy is [total_kv, 1, 576] (uint16 bf16 bits or
-/// uint8 fp8) or [total_kv, 1, 288] (uint8 packed fp4), kv_scale.npy holds
-/// the fp8 scale or the padded E8M0 tensor. Errors name the file.
+/// loadProblem reads: kv.npy is [kv_rows, 1, 576] (uint16 bf16 bits or
+/// uint8 fp8) or [kv_rows, 1, 288] (uint8 packed fp4), spare rows included,
+/// kv_scale.npy holds the fp8 scale or the padded E8M0 tensor. Errors name
+/// the file.
 Status saveProblem(const MlaProblem &problem, const std::string &directory);
 
 } // namespace mla::runtime
