@@ -23,7 +23,7 @@
 // the runtime by the launch keys kv_tile and block_rows.
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s --check-prefix=ROUNDTRIP
-// RUN: mla-opt %s --tile-to-primitives | FileCheck %s --check-prefix=PRIMS
+// RUN: mla-opt %s --tile-to-primitives | FileCheck %s --check-prefix=PRIMS --implicit-check-not=tile.qk_softmax_acc
 // RUN: mla-compile %s --target=host -o %t.so
 // RUN: mla-run --target host --module %t.so --kv-dtype bf16 --heads 16 --q-len 1 --kv-lens 100,7,1100 --seed 1 --check | FileCheck %s --check-prefixes=HOST,SPLIT
 // RUN: mla-run --target host --module %t.so --kv-dtype fp8 --heads 32 --q-len 2 --kv-lens 65,0 --seed 2 --check | FileCheck %s --check-prefix=HOST
@@ -38,7 +38,6 @@
 // PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
 // PRIMS: math.exp
 // PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-// PRIMS-NOT: tile.qk_softmax_acc
 tile.kernel @mla_partial_bf16_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>,
     %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
     %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>,
@@ -174,7 +173,6 @@ tile.kernel @mla_partial_bf16_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>,
 // PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
 // PRIMS: math.exp
 // PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-// PRIMS-NOT: tile.qk_softmax_acc
 tile.kernel @mla_partial_bf16_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>,
     %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
     %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>,
@@ -310,7 +308,6 @@ tile.kernel @mla_partial_bf16_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>,
 // PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
 // PRIMS: math.exp
 // PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-// PRIMS-NOT: tile.qk_softmax_acc
 tile.kernel @mla_partial_fp8_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, %kv_scale: !tile.ptr<f32>,
     %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
     %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>,
@@ -455,7 +452,6 @@ tile.kernel @mla_partial_fp8_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
 // PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
 // PRIMS: math.exp
 // PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-// PRIMS-NOT: tile.qk_softmax_acc
 tile.kernel @mla_partial_fp8_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, %kv_scale: !tile.ptr<f32>,
     %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
     %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>,
@@ -600,7 +596,6 @@ tile.kernel @mla_partial_fp8_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, 
 // PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
 // PRIMS: math.exp
 // PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-// PRIMS-NOT: tile.qk_softmax_acc
 tile.kernel @mla_partial_mxfp4_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<i8>, %kv_scale: !tile.ptr<f8E8M0FNU>,
     %scale_stride: i32,
     %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
@@ -746,7 +741,6 @@ tile.kernel @mla_partial_mxfp4_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<i8>, %kv_
 // PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
 // PRIMS: math.exp
 // PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-// PRIMS-NOT: tile.qk_softmax_acc
 tile.kernel @mla_partial_mxfp4_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<i8>, %kv_scale: !tile.ptr<f8E8M0FNU>,
     %scale_stride: i32,
     %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
