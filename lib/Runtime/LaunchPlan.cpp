@@ -49,7 +49,11 @@ struct Sequence {
 /// A min-heap of the times at which the device's program slots become free.
 class SlotReplay {
 public:
-  explicit SlotReplay(int64_t slots) {
+  /// `slots` program slots for `programs` programs: slots beyond the
+  /// programs' count would stay idle.
+  SlotReplay(int64_t slots, size_t programs) {
+    slots =
+        std::max<int64_t>(1, std::min(slots, static_cast<int64_t>(programs)));
     for (int64_t i = 0; i < slots; ++i)
       freeAt.push(0.0);
   }
@@ -74,7 +78,8 @@ private:
 /// ceil(a / b) for a >= 0 and b >= 1, without overflow.
 static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
-/// The ranges of `seq` for ranges of at most `chunkTiles` tiles.
+/// The number of ranges of `seq` when ranges have at most `chunkTiles`
+/// tiles.
 static int64_t splitCount(const Sequence &seq, int64_t chunkTiles,
                           int64_t maxSplits) {
   if (seq.tiles == 0)
@@ -164,14 +169,14 @@ static double estimateCost(const std::vector<WorkItem> &items,
                            const std::vector<CombineItem> &combineItems,
                            const std::vector<Sequence> &sequences,
                            const PlanOptions &options) {
-  SlotReplay partial(options.parallelism);
+  SlotReplay partial(options.parallelism, items.size());
   for (const WorkItem &item : items) {
     int64_t rows =
         std::min(options.blockRows, sequences[item.seq].rows - item.rowBegin);
     partial.dispatch(
         partialCost(item.kvEnd - item.kvBegin, rows, item.numSplits, options));
   }
-  SlotReplay combine(options.parallelism);
+  SlotReplay combine(options.parallelism, combineItems.size());
   for (const CombineItem &item : combineItems)
     combine.dispatch(combineCost(item.rows, item.numSplits, options));
   return partial.finish() + combine.finish();
@@ -300,8 +305,9 @@ Status planSplitKv(const std::vector<int32_t> &qoIndptr,
         continue;
       for (const Sequence &seq : sequences)
         splits[seq.index] = splitCount(seq, candidate, opts.maxSplits);
-      if (Status s = buildPlan(sequences, splits, qoIndptr, opts, result))
-        return s;
+      // Too many part rows: shorter ranges only need more.
+      if (buildPlan(sequences, splits, qoIndptr, opts, result))
+        break;
       double cost =
           estimateCost(result.items, result.combineItems, sequences, opts);
       if (!bestChunkTiles || cost < bestCost * kRequiredGain) {

@@ -1436,6 +1436,14 @@ static void testLaunchPlan() {
                             result),
                 "launch plan: the partial buffers would need more than 2^31 "
                 "- 1 rows");
+    // The throughput plan stops at the shortest ranges whose part rows
+    // fit: here, where only KV traffic counts, 15 of the 16 allowed splits.
+    PlanOptions kvOnly = gpuLikeOptions(PlanMode::Throughput, 264, 16);
+    kvOnly.blockRows = kvOnly.combineBlockRows = INT32_MAX;
+    kvOnly.queryRowBytes = kvOnly.outRowBytes = kvOnly.partialRowBytes = 0;
+    kvOnly.programLatencyBytes = 0;
+    CHECK_OK(planSplitKv({0, 1 << 23}, {0, 1 << 20}, kvOnly, result));
+    CHECK(result.maxSplitsUsed == 15 && result.partRows == 15 * (1 << 27));
   }
   // Out-of-range options are clamped rather than overflowing.
   {
