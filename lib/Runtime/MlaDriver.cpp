@@ -399,11 +399,13 @@ Status MlaDriver::materialize(MlaArg arg) {
     source = plan.combineItems.data();
     bytes = plan.combineItems.size() * sizeof(CombineItem);
     break;
+  // At least one row even when nothing is split, as docs/ABI.md promises
+  // kernels.
   case MlaArg::PartOut:
-    bytes = plan.partRows * kVDim * sizeof(float);
+    bytes = std::max<int64_t>(plan.partRows, 1) * kVDim * sizeof(float);
     break;
   case MlaArg::PartLse:
-    bytes = plan.partRows * sizeof(float);
+    bytes = std::max<int64_t>(plan.partRows, 1) * sizeof(float);
     break;
   case MlaArg::Out:
     bytes = problem.totalQ() * problem.heads * kVDim * sizeof(uint16_t);
