@@ -15,6 +15,7 @@ import json
 import os
 import platform
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -337,6 +338,13 @@ def environment(ctx):
     return meta
 
 
+def _interrupt(signum, frame):
+    """SIGTERM (a time limit) ends the points early; the report still gets
+    written."""
+    del signum, frame
+    raise KeyboardInterrupt
+
+
 def main(argv):
     args = parse_args(argv)
     ctx = Context(args)
@@ -375,11 +383,11 @@ def main(argv):
             return 3
 
     rows = []
-    index = 0
-    for shape in args.shapes:
-        for fmt in args.formats:
+    points = [(shape, fmt) for shape in args.shapes for fmt in args.formats]
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        for index, (shape, fmt) in enumerate(points):
             point_seed = seed + index
-            index += 1
             log("point %s %s seed=%d" % (shape.name, fmt, point_seed))
             try:
                 rows.append(bench_point(ctx, shape, fmt, point_seed))
@@ -396,6 +404,9 @@ def main(argv):
                 if entry.get("us"):
                     log("  time  %-9s %.1f us %s" % (impl, entry["us"],
                                                      entry.get("config", "")))
+    except KeyboardInterrupt:
+        log("stopped after %d of %d points; reporting those" %
+            (len(rows), len(points)))
     if ctx.ours:
         ctx.ours.close()
 
