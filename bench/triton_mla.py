@@ -60,45 +60,32 @@ def _e8m0_to_f32(code):
 @triton.jit
 def _mxfp4_tile(kv_ptr, scale_ptr, kv_rows, n_valid, scale_stride,
                 BYTE_BEGIN: tl.constexpr, GROUPS: tl.constexpr,
-                BLOCK_N: tl.constexpr, SCALE_GATHER: tl.constexpr):
+                BLOCK_N: tl.constexpr):
     """Dequantizes the packed bytes BYTE_BEGIN .. + 16 * GROUPS of rows
     `kv_rows` into (even columns, odd columns), each [BLOCK_N, 16 * GROUPS]
-    bf16. 16 bytes are 32 elements: one E8M0 scale per group."""
-    if SCALE_GATHER:
-        cols = tl.arange(0, 16 * GROUPS)
-        packed = tl.load(kv_ptr + kv_rows[:, None] * PACKED_COLS +
-                         BYTE_BEGIN + cols[None, :], mask=n_valid[:, None],
-                         other=0).to(tl.int32)
-        codes = tl.load(scale_ptr + kv_rows[:, None] * scale_stride +
-                        BYTE_BEGIN // 16 + cols[None, :] // 16,
-                        mask=n_valid[:, None], other=127).to(tl.int32)
-        scale = _e8m0_to_f32(codes)
-        even = (_fp4_e2m1_to_f32(packed & 15) * scale).to(tl.bfloat16)
-        odd = (_fp4_e2m1_to_f32(packed >> 4) * scale).to(tl.bfloat16)
-    else:
-        groups = tl.arange(0, GROUPS)
-        lanes = tl.arange(0, 16)
-        packed = tl.load(kv_ptr + kv_rows[:, None, None] * PACKED_COLS +
-                         BYTE_BEGIN + groups[None, :, None] * 16 +
-                         lanes[None, None, :], mask=n_valid[:, None, None],
-                         other=0).to(tl.int32)
-        codes = tl.load(scale_ptr + kv_rows[:, None] * scale_stride +
-                        BYTE_BEGIN // 16 + groups[None, :],
-                        mask=n_valid[:, None], other=127).to(tl.int32)
-        scale = _e8m0_to_f32(codes)[:, :, None]
-        even = (_fp4_e2m1_to_f32(packed & 15) * scale).to(tl.bfloat16)
-        odd = (_fp4_e2m1_to_f32(packed >> 4) * scale).to(tl.bfloat16)
-        even = tl.reshape(even, (BLOCK_N, 16 * GROUPS))
-        odd = tl.reshape(odd, (BLOCK_N, 16 * GROUPS))
-    return even, odd
+    bf16. 16 bytes are 32 elements: one E8M0 scale per group, broadcast
+    over a [BLOCK_N, GROUPS, 16] view."""
+    groups = tl.arange(0, GROUPS)
+    lanes = tl.arange(0, 16)
+    packed = tl.load(kv_ptr + kv_rows[:, None, None] * PACKED_COLS +
+                     BYTE_BEGIN + groups[None, :, None] * 16 +
+                     lanes[None, None, :], mask=n_valid[:, None, None],
+                     other=0).to(tl.int32)
+    codes = tl.load(scale_ptr + kv_rows[:, None] * scale_stride +
+                    BYTE_BEGIN // 16 + groups[None, :],
+                    mask=n_valid[:, None], other=127).to(tl.int32)
+    scale = _e8m0_to_f32(codes)[:, :, None]
+    even = (_fp4_e2m1_to_f32(packed & 15) * scale).to(tl.bfloat16)
+    odd = (_fp4_e2m1_to_f32(packed >> 4) * scale).to(tl.bfloat16)
+    return (tl.reshape(even, (BLOCK_N, 16 * GROUPS)),
+            tl.reshape(odd, (BLOCK_N, 16 * GROUPS)))
 
 
 @triton.jit(do_not_specialize=["sm_scale", "scale_stride", "num_splits"])
 def _mla_partial(q_ptr, kv_ptr, kv_scale_ptr, qo_indptr_ptr, kv_indptr_ptr,
                  part_out_ptr, part_lse_ptr, out_ptr, sm_scale, heads,
                  scale_stride, num_splits, KV_FORMAT: tl.constexpr,
-                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                 SCALE_GATHER: tl.constexpr):
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     # Axis 0 is fastest in launch order: the row blocks of one KV range run
     # side by side and share its tiles in L2.
     block = tl.program_id(0)
@@ -161,11 +148,10 @@ def _mla_partial(q_ptr, kv_ptr, kv_scale_ptr, qo_indptr_ptr, kv_indptr_ptr,
         kv_rows = (kv_begin + keys).to(tl.int64)
         if KV_FORMAT == 2:
             k_even, k_odd = _mxfp4_tile(kv_ptr, kv_scale_ptr, kv_rows,
-                                        n_valid, scale_stride, 0, 16, BLOCK_N,
-                                        SCALE_GATHER)
+                                        n_valid, scale_stride, 0, 16, BLOCK_N)
             kpe_even, kpe_odd = _mxfp4_tile(kv_ptr, kv_scale_ptr, kv_rows,
                                             n_valid, scale_stride, 256, 2,
-                                            BLOCK_N, SCALE_GATHER)
+                                            BLOCK_N)
             qk = tl.dot(q_even, tl.trans(k_even))
             qk = tl.dot(q_odd, tl.trans(k_odd), qk)
             qk = tl.dot(qpe_even, tl.trans(kpe_even), qk)
@@ -265,13 +251,11 @@ def _mla_combine(part_out_ptr, part_lse_ptr, out_ptr, total_rows, num_splits,
 class Config:
     """One point of the tuning space; `splits` None means the heuristic."""
 
-    FIELDS = ("block_m", "block_n", "num_warps", "num_stages", "scale_gather")
+    FIELDS = ("block_m", "block_n", "num_warps", "num_stages")
 
-    def __init__(self, block_m, block_n, num_warps, num_stages,
-                 scale_gather=False, splits=None):
+    def __init__(self, block_m, block_n, num_warps, num_stages, splits=None):
         self.block_m, self.block_n = block_m, block_n
         self.num_warps, self.num_stages = num_warps, num_stages
-        self.scale_gather = bool(scale_gather)
         self.splits = splits
 
     def kernel_key(self):
@@ -287,30 +271,29 @@ class Config:
 
     @staticmethod
     def from_json(data):
-        return Config(data["block_m"], data["block_n"], data["num_warps"],
-                      data["num_stages"], data.get("scale_gather", False),
-                      data.get("splits"))
+        return Config(*(data[f] for f in Config.FIELDS),
+                      splits=data.get("splits"))
 
     def __repr__(self):
-        return "M%d N%d w%d s%d%s%s" % (
+        return "M%d N%d w%d s%d%s" % (
             self.block_m, self.block_n, self.num_warps, self.num_stages,
-            " gather" if self.scale_gather else "",
             "" if self.splits is None else " x%d" % self.splits)
 
 
-# The tuning space, per format: (BLOCK_M, BLOCK_N, num_warps, num_stages).
-# BLOCK_M 64 keeps a [64, 512] f32 accumulator: 8 warps so that it fits in
-# registers. Narrower formats take longer tiles for the same bytes in flight.
-# MXFP4 also has the scale-gather variant (no reshape) as a fallback.
+# The tuning space, per format: (BLOCK_M, BLOCK_N, num_warps, num_stages);
+# the first config of each row height is the untuned default. fp8 and MXFP4
+# decode whole tiles in registers: with 4 warps their wider configs spilled
+# and ran 10 to 100 times slower on the H200 (results/2026-12-01-efb78e3),
+# so they use 8 warps, as do the [64, 512] f32 accumulators of BLOCK_M 64.
+# Narrower formats take longer tiles for the same bytes in flight.
 TUNING_SPACE = {
     "bf16": [Config(16, 32, 4, 3), Config(16, 64, 4, 2), Config(32, 32, 4, 3),
-             Config(32, 64, 4, 2), Config(64, 32, 8, 2), Config(64, 64, 8, 2)],
-    "fp8": [Config(16, 64, 4, 3), Config(16, 128, 4, 2), Config(32, 64, 4, 2),
-            Config(32, 128, 4, 2), Config(64, 32, 8, 3), Config(64, 64, 8, 2)],
-    "mxfp4": [Config(16, 64, 4, 2), Config(16, 128, 4, 2),
-              Config(32, 64, 4, 2), Config(32, 64, 8, 2),
-              Config(64, 32, 8, 2), Config(64, 64, 8, 2),
-              Config(16, 64, 4, 2, True), Config(64, 32, 8, 2, True)],
+             Config(32, 64, 4, 2), Config(64, 64, 8, 2), Config(64, 32, 8, 2)],
+    "fp8": [Config(16, 64, 4, 3), Config(16, 64, 8, 3), Config(16, 128, 8, 2),
+            Config(32, 64, 8, 2), Config(64, 64, 8, 2), Config(64, 32, 8, 3)],
+    "mxfp4": [Config(16, 64, 8, 2), Config(16, 128, 8, 2),
+              Config(16, 32, 8, 2), Config(32, 64, 8, 2),
+              Config(64, 64, 8, 2), Config(64, 32, 8, 2)],
 }
 
 
@@ -323,12 +306,10 @@ def candidate_configs(fmt, rows):
 
 
 def default_config(fmt, rows):
-    """The untuned choice: the tallest block up to 32 rows (64 from M 128)."""
-    want = 64 if rows >= 128 else min(32, max(16, triton.next_power_of_2(rows)))
-    for config in TUNING_SPACE[fmt]:
-        if config.block_m == want and not config.scale_gather:
-            return config
-    return TUNING_SPACE[fmt][0]
+    """The untuned choice: the first config of the row block that fits M
+    (16, 32, or 64 from M 33 on)."""
+    want = 16 if rows <= 16 else 32 if rows <= 32 else 64
+    return next(c for c in TUNING_SPACE[fmt] if c.block_m == want)
 
 
 def heuristic_splits(batch, max_kv, rows, block_m, block_n, sm_count):
@@ -410,8 +391,7 @@ class TritonMla:
             p.q, p.kv, self.kv_scale, p.qo_indptr, p.kv_indptr, self.part_out,
             self.part_lse, self.out, p.sm_scale, p.heads, self.scale_stride,
             self.splits, KV_FORMAT=FORMAT_CODES[p.fmt], BLOCK_M=c.block_m,
-            BLOCK_N=c.block_n, SCALE_GATHER=c.scale_gather,
-            num_warps=c.num_warps, num_stages=c.num_stages)
+            BLOCK_N=c.block_n, num_warps=c.num_warps, num_stages=c.num_stages)
         if self.splits > 1:
             _mla_combine[(triton.cdiv(self.total_rows, COMBINE_ROWS),)](
                 self.part_out, self.part_lse, self.out, self.total_rows,
