@@ -34,7 +34,7 @@ import timing  # noqa: E402
 DEFAULT_TUNING = os.path.join(HERE, "triton_tuning.json")
 # Rotated copies hold at least this many L2 capacities of inputs.
 ROTATION_L2_MULTIPLE = 4
-MAX_COPIES = 64
+MAX_COPIES = 512
 
 
 def parse_args(argv):
@@ -153,22 +153,29 @@ def load_triton(ctx):
 
 
 def precompile(ctx):
-    """Compiles the configs this run may use in parallel processes."""
+    """Compiles the configs this run may use in parallel processes. Returns
+    the formats whose every config the compiler refused."""
     tm = ctx.triton
-    if not ctx.args.tune or ctx.args.jobs <= 1 or not ctx.cuda:
-        return
+    configs = [(fmt, config) for shape in ctx.args.shapes
+               for fmt in ctx.args.formats
+               for config in triton_variants(ctx, shape, fmt)]
+    if ctx.args.jobs <= 1 or not ctx.cuda or not configs:
+        return []
     start = time.time()
     try:
-        results = tm.precompile(ctx.args.formats, ctx.args.jobs)
+        results = tm.precompile(configs, ctx.args.jobs)
     except Exception as error:  # fall back to compiling in this process
         log("precompile: failed (%s); compiling as needed" % error)
-        return
+        return []
     for (fmt, key), error in sorted(results.items(), key=str):
         if error:
             ctx.compile_errors[(fmt, key)] = error
             log("precompile: %s %s refused: %s" % (fmt, key, error))
     log("precompile: %d configs in %.0f s, %d refused" % (
         len(results), time.time() - start, len(ctx.compile_errors)))
+    return [fmt for fmt in ctx.args.formats
+            if all(results.get(key) for key in results if key[0] == fmt)
+            and any(key[0] == fmt for key in results)]
 
 
 def check_entry(out, ref):
@@ -176,7 +183,7 @@ def check_entry(out, ref):
     return {"check": result.summary(), "passed": result.passed}
 
 
-def triton_variants(ctx, shape, fmt, prob):
+def triton_variants(ctx, shape, fmt):
     """The Triton configs to check on this point: the whole candidate space
     with split counts when tuning, else the recorded choice (or the
     default)."""
@@ -228,7 +235,7 @@ def bench_point(ctx, shape, fmt, seed):
     impls["torch"] = check_entry(reference.TorchPeer(prob)(), ref)
     passing = []
     if ctx.triton:
-        variants = triton_variants(ctx, shape, fmt, prob)
+        variants = triton_variants(ctx, shape, fmt)
         failures = []
         for config in variants:
             try:
@@ -373,10 +380,7 @@ def main(argv):
     log("ceilings: copy %.0f GB/s (read + write), bf16 matmul %.1f TFLOP/s" %
         (ctx.bandwidth / 1e9, ctx.matmul_rate / 1e12))
     if ctx.triton:
-        precompile(ctx)
-        refused = [fmt for fmt in args.formats if all(
-            (fmt, c.kernel_key()) in ctx.compile_errors
-            for c in ctx.triton.TUNING_SPACE[fmt])]
+        refused = precompile(ctx)
         if refused:
             log("Triton: every config of %s was refused; stopping before the "
                 "points" % ", ".join(refused))

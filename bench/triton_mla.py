@@ -424,13 +424,15 @@ def _compile_worker(fmt, config_json):
     return compile_configs(fmt, [config], "cuda")[config.kernel_key()]
 
 
-def precompile(formats, jobs):
-    """Compiles every config of `formats` in `jobs` processes, so that the
-    main process finds them in Triton's cache. Returns {(fmt, key): error}."""
+def precompile(configs, jobs):
+    """Compiles each (fmt, Config) of `configs` in `jobs` processes, so that
+    the main process finds them in Triton's cache. Returns {(fmt, key):
+    error or None}."""
     import concurrent.futures
     import multiprocessing
 
-    tasks = [(fmt, c.to_json()) for fmt in formats for c in TUNING_SPACE[fmt]]
+    unique = {(fmt, c.kernel_key()): c for fmt, c in configs}
+    tasks = [(fmt, c.to_json()) for (fmt, _), c in sorted(unique.items())]
     results = {}
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(jobs, context) as pool:
