@@ -1,29 +1,22 @@
 """The Triton peer against the float64 reference on small ragged problems of
 every format, every config of the tuning space and several split counts,
-with poisoned outputs. Runs the real Triton where it is installed (on a GPU,
-or under TRITON_INTERPRET=1), else the CPU stand-in in emulated_triton/.
+with poisoned outputs. Runs the real Triton where it can run (on a GPU, or
+under TRITON_INTERPRET=1), else the CPU stand-in in emulated_triton/.
 
   python3 -m unittest discover -s bench/tests -v
 """
 
-import os
-import sys
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-try:
-    import triton  # noqa: F401
-except ImportError:
-    sys.path.insert(0, os.path.join(HERE, "emulated_triton"))
+import torch
 
-import torch  # noqa: E402
-
+import select_triton  # first: sets up the import paths
 import problem  # noqa: E402
 import reference  # noqa: E402
 import triton_mla  # noqa: E402
 
-DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+DEVICE = ("cuda" if torch.cuda.is_available() and not select_triton.EMULATED
+          else "cpu")
 
 # (heads, q_lens, kv_lens): a cache ending mid-tile, q_len > kv_len, an empty
 # sequence, a single key, and row blocks that straddle queries (48 heads).
