@@ -1,0 +1,99 @@
+"""Our kernels, through the runtime tool: `mla-run --module M --inputs DIR`.
+
+mla-run builds the launch plan from the indptrs before it launches
+anything, so the plan is never timed; it fills out, part_out and part_lse
+with NaN before the checked run. Here the check run writes --out, the
+output is compared with the float64 reference, and only a passing module is
+timed, by a second run with --bench (the median of --iters launches of the
+partial and combine kernels, bracketed by events, after 3 untimed ones).
+mla-run times one input set; it does not rotate copies, so inputs that fit
+in L2 may be served from it (the report marks those shapes).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from typing import Optional
+
+import torch
+
+from problem import Problem, save_inputs
+
+_BENCH_LINE = re.compile(r"bench: ([0-9.eE+-]+) us median of (\d+)")
+
+
+@dataclass
+class OursResult:
+    out: Optional[torch.Tensor] = None
+    median_us: Optional[float] = None
+    iterations: int = 0
+    error: Optional[str] = None
+
+
+class MlaRun:
+    """Runs one module of `target` (cuda, or host for a CPU dry run)."""
+
+    def __init__(self, mla_run: str, module: str, target: str = "cuda",
+                 workdir: Optional[str] = None, timeout_s: int = 600):
+        self.mla_run = mla_run
+        self.module = module
+        self.target = target
+        self.timeout_s = timeout_s
+        self.workdir = workdir or tempfile.mkdtemp(prefix="mla-bench-")
+        for path, what in ((mla_run, "--mla-run"), (module, "--module"),
+                           (module + ".json", "--module (manifest)")):
+            if not os.path.isfile(path):
+                raise FileNotFoundError("%s: no file '%s'" % (what, path))
+
+    def _run(self, problem: Problem, extra):
+        command = [self.mla_run, "--target", self.target, "--module",
+                   self.module, "--kv-dtype", problem.fmt, "--inputs",
+                   os.path.join(self.workdir, "inputs")] + extra
+        done = subprocess.run(command, capture_output=True, text=True,
+                              timeout=self.timeout_s)
+        if done.returncode != 0:
+            message = (done.stderr.strip() or done.stdout.strip()).splitlines()
+            return None, "mla-run exit %d: %s" % (
+                done.returncode, message[-1] if message else "")
+        return done.stdout, None
+
+    def prepare(self, problem: Problem):
+        """Writes the problem's .npy files (once per problem)."""
+        inputs = os.path.join(self.workdir, "inputs")
+        shutil.rmtree(inputs, ignore_errors=True)
+        save_inputs(problem, inputs)
+
+    def output(self, problem: Problem) -> OursResult:
+        """One checked-form run: the output, read back from --out."""
+        import numpy
+
+        path = os.path.join(self.workdir, "out.npy")
+        if os.path.exists(path):
+            os.remove(path)
+        _, error = self._run(problem, ["--out", path])
+        if error:
+            return OursResult(error=error)
+        bits = numpy.load(path)
+        expected = (problem.total_q, problem.heads, 512)
+        if tuple(bits.shape) != expected:
+            return OursResult(error="out.npy has shape %s, expected %s" %
+                              (bits.shape, expected))
+        out = torch.from_numpy(bits.view("<i2").copy()).view(torch.bfloat16)
+        return OursResult(out=out.to(problem.device))
+
+    def bench(self, problem: Problem, iterations: int) -> OursResult:
+        stdout, error = self._run(problem,
+                                  ["--bench", "--iters", str(iterations)])
+        if error:
+            return OursResult(error=error)
+        match = _BENCH_LINE.search(stdout)
+        if not match:
+            return OursResult(error="no 'bench:' line in mla-run's output")
+        return OursResult(median_us=float(match.group(1)),
+                          iterations=int(match.group(2)))
+
+    def close(self):
+        shutil.rmtree(self.workdir, ignore_errors=True)

@@ -1,0 +1,64 @@
+"""The whole harness on the CPU: small shapes, every format, the Triton
+peer with tuning (on the CPU stand-in, where the real Triton cannot run),
+and our kernels through mla-run's host target when a build of this checkout
+exists.
+
+  python3 -m unittest discover -s bench/tests -v
+"""
+
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import select_triton  # first: sets up the import paths
+import run  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCH = os.path.dirname(HERE)
+ROOT = os.path.dirname(BENCH)
+
+MLA_RUN = os.path.join(ROOT, "build", "bin", "mla-run")
+MLA_COMPILE = os.path.join(ROOT, "build", "bin", "mla-compile")
+
+
+class RunTest(unittest.TestCase):
+    def test_dry_run(self):
+        with tempfile.TemporaryDirectory() as work:
+            argv = ["--dry-run", "--tune", "--seed", "9", "--shapes",
+                    "2,1,100,16;1,4,70,32;1,3,2,16", "--out-dir", work,
+                    "--tuning", os.path.join(work, "tuning.json"),
+                    "--commit", "test"]
+            with_ours = os.path.isfile(MLA_RUN) and os.path.isfile(
+                MLA_COMPILE)
+            if with_ours:
+                module = os.path.join(work, "mla_decode.so")
+                subprocess.run([MLA_COMPILE, os.path.join(
+                    ROOT, "examples", "mla_decode.mlir"), "--target=host",
+                    "-o", module], check=True)
+                argv += ["--module", module, "--mla-run", MLA_RUN,
+                         "--ours-target", "host"]
+            self.assertEqual(run.main(argv), 0)
+            stems = sorted(os.listdir(work))
+            self.assertIn("tuning.json", stems)
+            with open(os.path.join(work, [s for s in stems
+                                          if s.endswith(".json") and
+                                          s != "tuning.json"][0])) as f:
+                rows = json.load(f)["rows"]
+            self.assertEqual(len(rows), 9)
+            # The dry run is on the CPU: only the stand-in runs the peer.
+            expected = {"torch", "torch_f32"} | (
+                {"triton"} if select_triton.EMULATED else set()) | (
+                {"ours"} if with_ours else set())
+            for row in rows:
+                self.assertEqual(set(row["impls"]), expected)
+                for name, entry in row["impls"].items():
+                    self.assertTrue(entry["passed"], (row["shape"], name))
+            with open(os.path.join(work, "tuning.json")) as f:
+                self.assertEqual(len(json.load(f)["entries"]), 9)
+            self.assertTrue(any(s.endswith(".md") for s in stems))
+
+
+if __name__ == "__main__":
+    unittest.main()
