@@ -4,9 +4,12 @@
 #include "mla/Conversion/Passes.h"
 #include "mla/Dialect/Tile/IR/TileDialect.h"
 #include "mla/Dialect/Tile/Transforms/Passes.h"
+#include "mla/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "mla/Dialect/TileGPU/Transforms/Passes.h"
 #include "mla/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -16,8 +19,11 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
@@ -28,6 +34,7 @@
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
@@ -36,11 +43,13 @@ using namespace mlir;
 
 void mla::registerAllDialects(DialectRegistry &registry) {
   registry
-      .insert<tile::TileDialect, affine::AffineDialect, arith::ArithDialect,
+      .insert<tile::TileDialect, tilegpu::TileGPUDialect, affine::AffineDialect, arith::ArithDialect,
               bufferization::BufferizationDialect, cf::ControlFlowDialect,
               func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
               linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
-              scf::SCFDialect, tensor::TensorDialect>();
+              scf::SCFDialect, tensor::TensorDialect, amdgpu::AMDGPUDialect,
+              mlir::gpu::GPUDialect, NVVM::NVVMDialect, ROCDL::ROCDLDialect,
+              vector::VectorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
@@ -61,6 +70,7 @@ void mla::registerAllPasses() {
   memref::registerMemRefPasses();
   mlir::registerLinalgPasses();
   tile::registerTilePasses();
+  tilegpu::registerTileGPUPasses();
   mla::registerConversionPasses();
   registerPipelines();
 }

@@ -3,6 +3,7 @@
 #include "mla/Pipelines/Pipelines.h"
 #include "mla/Conversion/Passes.h"
 #include "mla/Dialect/Tile/Transforms/Passes.h"
+#include "mla/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -58,7 +59,44 @@ void mla::buildHostPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
+void mla::buildTileToGpuPipeline(OpPassManager &pm,
+                                 const GpuPipelineOptions &options) {
+  buildTileToPrimitivesPipeline(pm);
+  tilegpu::TileGPUAssignLayoutsOptions layouts;
+  layouts.chip = options.chip;
+  layouts.numWarps = options.numWarps;
+  pm.addPass(tilegpu::createTileGPUAssignLayouts(layouts));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  ConvertTileToGPUOptions lowering;
+  lowering.chip = options.chip;
+  pm.addPass(createConvertTileToGPU(lowering));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mla::buildTileToGpuLLVMPipeline(OpPassManager &pm,
+                                     const GpuPipelineOptions &options) {
+  buildTileToGpuPipeline(pm, options);
+  ConvertGPUKernelsToLLVMOptions llvm;
+  llvm.chip = options.chip;
+  pm.addPass(createConvertGPUKernelsToLLVM(llvm));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 void mla::registerPipelines() {
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "tile-to-gpu",
+      "Lower tile programs to GPU kernels over lanes (layouts, LDS, the "
+      "chip's matrix-core ops)",
+      buildTileToGpuPipeline);
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "tile-to-gpu-llvm",
+      "Lower tile programs to the LLVM dialect for a GPU chip (ROCDL or "
+      "NVVM kernels)",
+      buildTileToGpuLLVMPipeline);
   PassPipelineRegistration<>(
       "tile-to-primitives",
       "Canonicalize and decompose high-level tile ops into primitives",

@@ -40,4 +40,62 @@ def ConvertTileToHost : Pass<"convert-tile-to-host", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower tile kernels with layouts to GPU kernels over lanes";
+  let description = [{
+    Turns every `tile.kernel` whose tiles carry `#tilegpu` layouts (see
+    `tilegpu-assign-layouts`) into a `gpu.func` kernel of
+    `tilegpu.num_warps` warps in a `gpu.module @kernels`, and every tile
+    into the per-lane vector of the elements its layout gives the lane
+    (register i = vector element i):
+
+    - loads and stores address each register's element, bounds-checked
+      against the view (AMD: buffer instructions bounded by the view's
+      extent; inner bounds, masks and padding by selects), moving up to 16
+      bytes per access along a unit-stride dimension;
+    - elementwise ops apply to the vectors; `exp` becomes the chip's `exp2`;
+    - reductions combine registers, then lanes (xor shuffles), then warps
+      (LDS); layout conversions renumber registers or go through LDS;
+    - `tile.dot` becomes the chip's matrix-core instructions.
+
+    LDS scratch is one block per kernel (an `llvm.mlir.global` in address
+    space 3), shared by every exchange, each fenced by barriers. What
+    differs between chips comes from the target interface of `chip`.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx950\"",
+           "Target chip: gfx950, gfx942 or sm_90">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::amdgpu::AMDGPUDialect",
+                           "::mlir::ROCDL::ROCDLDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+def ConvertGPUKernelsToLLVM : Pass<"convert-gpu-kernels-to-llvm",
+                                  "::mlir::ModuleOp"> {
+  let summary = "Lower the GPU kernels of convert-tile-to-gpu to the LLVM dialect";
+  let description = [{
+    Lowers every `gpu.module` (kernels built by `convert-tile-to-gpu`: the
+    gpu, vector, arith, math, scf and cf dialects plus the chip's own ops)
+    to the LLVM dialect in one conversion: for AMD chips `gpu` and
+    `amdgpu` to ROCDL (kernels get the `amdgpu_kernel` calling convention
+    and their workgroup size), for NVIDIA chips `gpu` to NVVM. No call to a
+    device library remains (`exp` and `log` are LLVM intrinsics the
+    backends select natively).
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx950\"",
+           "Target chip: gfx950, gfx942 or sm_90">,
+  ];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::ROCDL::ROCDLDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // MLA_CONVERSION_PASSES_TD

@@ -9,6 +9,7 @@
 #define MLA_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mla {
 
@@ -18,6 +19,27 @@ void buildTileToPrimitivesPipeline(mlir::OpPassManager &pm);
 /// Everything from the tile dialect to the LLVM dialect for the host: one
 /// C-callable function per kernel (docs/ABI.md).
 void buildHostPipeline(mlir::OpPassManager &pm);
+
+/// Options of the GPU pipelines.
+struct GpuPipelineOptions : mlir::PassPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("gfx950, gfx942 or sm_90"),
+                           llvm::cl::init("gfx950")};
+  Option<unsigned> numWarps{
+      *this, "num-warps",
+      llvm::cl::desc("Warps per program of kernels that do not say"),
+      llvm::cl::init(4)};
+};
+
+/// Tile programs to GPU kernels over lanes (gpu.func, vectors, the chip's
+/// ops): primitives, layouts, convert-tile-to-gpu.
+void buildTileToGpuPipeline(mlir::OpPassManager &pm,
+                            const GpuPipelineOptions &options);
+
+/// Tile programs to the LLVM dialect for a GPU: the GPU pipeline, then
+/// ROCDL (AMD) or NVVM (NVIDIA) and LLVM.
+void buildTileToGpuLLVMPipeline(mlir::OpPassManager &pm,
+                                const GpuPipelineOptions &options);
 
 /// Registers every named pipeline with the pass registry.
 void registerPipelines();

@@ -1,0 +1,88 @@
+//===- GpuTarget.h - What the GPU lowering asks of a chip -------*- C++ -*-===//
+//
+// The shared GPU lowering (convert-tile-to-gpu) emits everything that is the
+// same on every GPU itself and asks this interface for the rest: matrix-core
+// instructions, cross-lane exchange, bounds-checked global access, and the
+// ids a program runs with. One implementation per vendor; chip differences
+// within a vendor come from the ChipInfo it is made with.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLA_CONVERSION_TILETOGPU_GPUTARGET_H
+#define MLA_CONVERSION_TILETOGPU_GPUTARGET_H
+
+#include "mla/Dialect/TileGPU/IR/ChipInfo.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <memory>
+
+namespace mla {
+
+class GpuTarget {
+public:
+  explicit GpuTarget(const tilegpu::ChipInfo &chip) : info(chip) {}
+  virtual ~GpuTarget() = default;
+
+  const tilegpu::ChipInfo &chip() const { return info; }
+
+  /// The warp (wave) index of `threadId`, made uniform where the chip can
+  /// say so (a scalar register on AMD).
+  virtual mlir::Value warpId(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value threadId) const = 0;
+
+  /// The number of programs along grid axis `axis` (0..2), as index.
+  virtual mlir::Value numPrograms(mlir::OpBuilder &b, mlir::Location loc,
+                                  unsigned axis,
+                                  int64_t threadsPerProgram) const = 0;
+
+  /// `value` (a 32-bit scalar) of the lane whose id is this lane's xor
+  /// `mask`.
+  virtual mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value value, unsigned mask) const;
+
+  /// One matrix-core instruction: `acc + a * b` for the operand and
+  /// accumulator registers of one lane, laid out as `mma` says.
+  virtual mlir::Value mma(mlir::OpBuilder &b, mlir::Location loc,
+                          tilegpu::MmaAttr mma, mlir::Value a, mlir::Value bv,
+                          mlir::Value acc) const = 0;
+
+  /// Global memory through a base pointer (`!llvm.ptr<1>`) whose first
+  /// `numBytes` bytes may be accessed.
+  ///
+  /// A target with bounds-checked buffer access returns a resource that
+  /// loadGlobal/storeGlobal use; others return `base`.
+  virtual mlir::Value globalResource(mlir::OpBuilder &b, mlir::Location loc,
+                                     mlir::Value base,
+                                     mlir::Value numBytes) const = 0;
+  /// Loads `type` at `byteOffset` (i32) of `resource`; `valid` (i1) false
+  /// means the lowering will discard the value, and the access must then
+  /// not fault.
+  virtual mlir::Value loadGlobal(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Type type, mlir::Value resource,
+                                 mlir::Value byteOffset, mlir::Value valid,
+                                 mlir::Value numBytes) const = 0;
+  /// Stores `value` unless `valid` is false.
+  virtual void storeGlobal(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value value, mlir::Value resource,
+                           mlir::Value byteOffset, mlir::Value valid,
+                           mlir::Value numBytes) const = 0;
+
+  /// Waits until every thread of the program reached this point and its LDS
+  /// writes are visible.
+  virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const;
+
+  /// `2^x` for f32 `x` with the chip's native instruction.
+  virtual mlir::Value exp2(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value x) const;
+
+protected:
+  const tilegpu::ChipInfo &info;
+};
+
+/// The lowering interface of `chip`.
+std::unique_ptr<GpuTarget> createGpuTarget(const tilegpu::ChipInfo &chip);
+
+} // namespace mla
+
+#endif // MLA_CONVERSION_TILETOGPU_GPUTARGET_H

@@ -1,0 +1,52 @@
+//===- Passes.td - Layout passes for tiles on GPUs ---------*- tablegen -*-===//
+
+#ifndef MLA_TILEGPU_TRANSFORMS_PASSES_TD
+#define MLA_TILEGPU_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "Give every tile of every kernel a distributed layout";
+  let description = [{
+    Chooses where each element of each tile lives on `chip`, and makes the
+    IR say so: every tile type gets a `#tilegpu` layout encoding, and a
+    `tilegpu.convert_layout` is inserted only where two layouts meet.
+
+    - Anchors: loads get a blocked layout that moves 16 bytes per lane along
+      the view's contiguous dimension; `tile.dot` results get the chip's
+      matrix-core layout and its operands the matching operand layouts.
+    - Elementwise ops, `scf.for` loop-carried values and `scf.if` results
+      share one layout with their operands; `tile.reduce` results take the
+      slice of their input's layout and `tile.broadcast` inputs the slice
+      of their result's; constants, splats and ranges take whatever layout
+      their user needs.
+    - Where two anchors meet in one such group the matrix-core layout wins
+      over a blocked one and the other is converted.
+
+    The warps per program come from the kernel's `tile.launch` key `waves`
+    when present, else from `num-warps`; the kernel records the result in
+    `tilegpu.num_warps`.
+
+    Before:
+    ```mlir
+    %t = tile.load %v[%i, %c0] : !tile.view<?x256xf32> -> tensor<16x256xf32>
+    %m = tile.reduce max %t dim 1 : tensor<16x256xf32> -> tensor<16xf32>
+    ```
+    After:
+    ```mlir
+    %t = tile.load %v[%i, %c0] : !tile.view<?x256xf32>
+        -> tensor<16x256xf32, #tilegpu.blocked<...>>
+    %m = tile.reduce max %t dim 1 : tensor<16x256xf32, #tilegpu.blocked<...>>
+        -> tensor<16xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<...>>>
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx950\"",
+           "Target chip: gfx950, gfx942 or sm_90">,
+    Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
+           "Warps (waves) per program when the kernel does not say">,
+  ];
+  let dependentDialects = ["::mla::tilegpu::TileGPUDialect"];
+}
+
+#endif // MLA_TILEGPU_TRANSFORMS_PASSES_TD

@@ -1,0 +1,105 @@
+//===- GPUKernelsToLLVM.cpp - The convert-gpu-kernels-to-llvm pass --------===//
+//
+// The upstream passes lower one dialect each; run one after another they
+// leave a kernel half converted (block arguments in LLVM types, branches
+// still in cf). Here one conversion holds every pattern the kernels need.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mla/Conversion/Passes.h"
+#include "mla/Dialect/TileGPU/IR/ChipInfo.h"
+
+#include "mlir/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/GPUToROCDL/Runtimes.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/AMDGPU/Utils/Chipset.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mla {
+#define GEN_PASS_DEF_CONVERTGPUKERNELSTOLLVM
+#include "mla/Conversion/Passes.h.inc"
+} // namespace mla
+
+using namespace mlir;
+using namespace mla;
+
+namespace {
+struct ConvertGPUKernelsToLLVMPass
+    : mla::impl::ConvertGPUKernelsToLLVMBase<ConvertGPUKernelsToLLVMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    const tilegpu::ChipInfo *info = tilegpu::lookupChip(chip);
+    if (!info) {
+      getOperation().emitError() << "unknown chip '" << chip << "'";
+      return signalPassFailure();
+    }
+    for (auto module : getOperation().getOps<mlir::gpu::GPUModuleOp>())
+      if (failed(lower(module, *info)))
+        return signalPassFailure();
+  }
+
+  LogicalResult lower(mlir::gpu::GPUModuleOp module,
+                      const tilegpu::ChipInfo &info) {
+    MLIRContext *ctx = &getContext();
+    // Structured control flow first (the LLVM patterns take cf), and
+    // strided vector slices as shuffles (vector-to-llvm lowers those).
+    {
+      RewritePatternSet patterns(ctx);
+      populateSCFToControlFlowConversionPatterns(patterns);
+      vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+      ConversionTarget target(*ctx);
+      target.addIllegalDialect<scf::SCFDialect>();
+      target.addIllegalOp<vector::ExtractStridedSliceOp,
+                          vector::InsertStridedSliceOp>();
+      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
+        return failure();
+    }
+
+    LowerToLLVMOptions options(ctx);
+    options.overrideIndexBitwidth(64);
+    LLVMTypeConverter converter(ctx, options);
+    RewritePatternSet patterns(ctx);
+    LLVMConversionTarget target(*ctx);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateVectorToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    index::populateIndexToLLVMConversionPatterns(converter, patterns);
+    if (info.isAMD()) {
+      FailureOr<amdgpu::Chipset> chipset = amdgpu::Chipset::parse(info.name);
+      if (failed(chipset))
+        return module.emitError() << "unknown AMD chipset " << info.name;
+      populateAMDGPUToROCDLConversionPatterns(converter, patterns, *chipset);
+      populateGpuToROCDLConversionPatterns(converter, patterns,
+                                           mlir::gpu::amd::Runtime::HIP,
+                                           *chipset);
+      target.addLegalDialect<ROCDL::ROCDLDialect>();
+      target.addIllegalDialect<amdgpu::AMDGPUDialect>();
+    } else {
+      populateGpuToNVVMConversionPatterns(converter, patterns);
+      target.addLegalDialect<NVVM::NVVMDialect>();
+    }
+    target.addIllegalDialect<mlir::gpu::GPUDialect, arith::ArithDialect,
+                             cf::ControlFlowDialect, math::MathDialect,
+                             vector::VectorDialect>();
+    target.addLegalOp<mlir::gpu::GPUModuleOp>();
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return failure();
+    return success();
+  }
+};
+} // namespace

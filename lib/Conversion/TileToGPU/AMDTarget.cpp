@@ -1,0 +1,111 @@
+//===- AMDTarget.cpp - The GPU lowering's AMDGPU target -------------------===//
+//
+// gfx950 and gfx942: wave64, MFMA through amdgpu.mfma, global memory through
+// buffer instructions whose descriptor bounds each view, uniform values in
+// scalar registers (readfirstlane).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mla/Conversion/TileToGPU/GpuTarget.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+
+using namespace mlir;
+using namespace mla;
+using namespace mla::tilegpu;
+
+namespace {
+class AMDTarget : public GpuTarget {
+public:
+  using GpuTarget::GpuTarget;
+
+  Value warpId(OpBuilder &b, Location loc, Value threadId) const override {
+    Value tid = arith::IndexCastOp::create(b, loc, b.getI32Type(), threadId);
+    Value warp = arith::DivUIOp::create(
+        b, loc, tid, arith::ConstantIntOp::create(b, loc, info.waveSize, 32));
+    warp = ROCDL::ReadfirstlaneOp::create(b, loc, b.getI32Type(), warp);
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), warp);
+  }
+
+  Value numPrograms(OpBuilder &b, Location loc, unsigned axis,
+                    int64_t threadsPerProgram) const override {
+    // hsa_kernel_dispatch_packet_t: grid_size_{x,y,z} (work-items) are u32s
+    // at bytes 12, 16, 20; the launcher makes them programs times the
+    // workgroup size (x) or the program count (y, z).
+    auto ptr4 = LLVM::LLVMPointerType::get(b.getContext(), 4);
+    Value packet = LLVM::CallIntrinsicOp::create(
+                       b, loc, ptr4, b.getStringAttr("llvm.amdgcn.dispatch.ptr"),
+                       ValueRange{})
+                       .getResult(0);
+    Value field = LLVM::GEPOp::create(
+        b, loc, ptr4, b.getI8Type(), packet,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(12 + 4 * axis)});
+    Value size = LLVM::LoadOp::create(b, loc, b.getI32Type(), field, 4,
+                                      /*isVolatile=*/false,
+                                      /*isNonTemporal=*/false,
+                                      /*isInvariant=*/true);
+    if (axis == 0)
+      size = arith::DivUIOp::create(
+          b, loc, size,
+          arith::ConstantIntOp::create(b, loc, threadsPerProgram, 32));
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), size);
+  }
+
+  Value mma(OpBuilder &b, Location loc, MmaAttr mma, Value a, Value bv,
+            Value acc) const override {
+    return amdgpu::MFMAOp::create(b, loc, acc.getType(), mma.getInstrM(),
+                                  mma.getInstrN(), mma.getInstrK(),
+                                  /*blocks=*/1, a, bv, acc)
+        .getResult();
+  }
+
+  Value globalResource(OpBuilder &b, Location loc, Value base,
+                       Value numBytes) const override {
+    // Raw buffer: stride 0, num_records in bytes; the third dword's format
+    // bits as AMDGPUToROCDL sets them for gfx9.
+    Value stride = LLVM::ConstantOp::create(b, loc, b.getI16Type(), 0);
+    Value flags = LLVM::ConstantOp::create(b, loc, b.getI32Type(), 159744);
+    auto rsrcType = LLVM::LLVMPointerType::get(b.getContext(), 8);
+    return ROCDL::MakeBufferRsrcOp::create(b, loc, rsrcType, base, stride,
+                                           numBytes, flags);
+  }
+
+  Value loadGlobal(OpBuilder &b, Location loc, Type type, Value resource,
+                   Value byteOffset, Value valid,
+                   Value numBytes) const override {
+    Value offset = outOfRangeUnless(b, loc, byteOffset, valid, numBytes);
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+    return ROCDL::RawPtrBufferLoadOp::create(b, loc, type, resource, offset,
+                                             zero, zero, ArrayAttr(),
+                                             ArrayAttr(), ArrayAttr());
+  }
+
+  void storeGlobal(OpBuilder &b, Location loc, Value value, Value resource,
+                   Value byteOffset, Value valid,
+                   Value numBytes) const override {
+    Value offset = outOfRangeUnless(b, loc, byteOffset, valid, numBytes);
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+    ROCDL::RawPtrBufferStoreOp::create(b, loc, value, resource, offset, zero,
+                                       zero, ArrayAttr(), ArrayAttr(),
+                                       ArrayAttr());
+  }
+
+private:
+  /// An invalid access is moved past the descriptor's bound, where loads
+  /// read zero and stores are dropped.
+  static Value outOfRangeUnless(OpBuilder &b, Location loc, Value offset,
+                                Value valid, Value numBytes) {
+    Value bound = arith::TruncIOp::create(b, loc, b.getI32Type(), numBytes);
+    return arith::SelectOp::create(b, loc, valid, offset, bound);
+  }
+};
+} // namespace
+
+std::unique_ptr<GpuTarget> mla::createGpuTarget(const ChipInfo &chip) {
+  if (chip.isAMD())
+    return std::make_unique<AMDTarget>(chip);
+  return nullptr;
+}

@@ -1,0 +1,224 @@
+//===- Build.cpp - Splats, ranges, broadcasts, transposes, slices ---------===//
+//
+// None of these move data between lanes: the layouts chosen for them put
+// each element a lane needs in that lane already (a broadcast's input is
+// the slice of its result's layout, a transpose's result the permuted map
+// of its input's), so they only pick registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuLowering.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mla;
+using namespace mla::gpu;
+using namespace mla::tilegpu;
+
+/// For each register of `to`, the register of `from` whose register digits
+/// reach `coordsOf(toRegister)`, or failure.
+static FailureOr<SmallVector<int64_t>>
+pickRegisters(const LaneMap &from, const LaneMap &to,
+              function_ref<SmallVector<int64_t>(int64_t)> coordsOf) {
+  std::map<SmallVector<int64_t>, int64_t> byCoords;
+  for (int64_t r = 0; r < from.numRegisters(); ++r)
+    byCoords.emplace(from.partialCoords(HwDim::Register, r), r);
+  SmallVector<int64_t> result;
+  for (int64_t r = 0; r < to.numRegisters(); ++r) {
+    auto it = byCoords.find(coordsOf(r));
+    if (it == byCoords.end())
+      return failure();
+    result.push_back(it->second);
+  }
+  return result;
+}
+
+static Value shuffle(OpBuilder &b, Location loc, Value regs,
+                     ArrayRef<int64_t> picks) {
+  auto type = cast<VectorType>(regs.getType());
+  bool identity = static_cast<int64_t>(picks.size()) == type.getNumElements();
+  for (auto [i, p] : llvm::enumerate(picks))
+    identity &= static_cast<int64_t>(i) == p;
+  if (identity)
+    return regs;
+  return vector::ShuffleOp::create(b, loc, regs, regs, picks);
+}
+
+namespace {
+struct SplatLowering : OpConversionPattern<tile::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!getLayout(op.getType()))
+      return rewriter.notifyMatchFailure(op, "tile has no layout");
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(
+        op, registerType(op.getType()), adaptor.getValue());
+    return success();
+  }
+};
+
+struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!type || !getLayout(type))
+      return rewriter.notifyMatchFailure(op, "not a tile constant");
+    if (!splat)
+      return op.emitOpError(
+          "tile constants must be splats on GPU targets; build other tiles "
+          "with tile.range and arithmetic");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, SplatElementsAttr::get(registerType(type),
+                                   splat.getSplatValue<Attribute>()));
+    return success();
+  }
+};
+
+struct RangeLowering : OpConversionPattern<tile::RangeOp> {
+  RangeLowering(GpuTypeConverter &converter, MLIRContext *ctx,
+                LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+  LogicalResult
+  matchAndRewrite(tile::RangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    if (!getLayout(type))
+      return rewriter.notifyMatchFailure(op, "tile has no layout");
+    Location loc = op.getLoc();
+    LaneMap map = getLaneMap(type);
+    Type element = type.getElementType();
+    auto cast = [&](Value index) -> Value {
+      if (element.isIndex())
+        return index;
+      return arith::IndexCastOp::create(rewriter, loc, element, index);
+    };
+    // start + lane/warp part, plus each register's static offset.
+    Value base = laneWarpCoords(rewriter, loc, map, state.idsFor(op)).front();
+    base = cast(base);
+    if (Value start = adaptor.getStart())
+      base = arith::AddIOp::create(rewriter, loc, base, start);
+    VectorType vecType = registerType(type);
+    SmallVector<Attribute> offsets;
+    for (int64_t r = 0; r < map.numRegisters(); ++r)
+      offsets.push_back(IntegerAttr::get(
+          element, map.partialCoords(HwDim::Register, r).front()));
+    Value steps = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(vecType, offsets));
+    Value splat = vector::BroadcastOp::create(rewriter, loc, vecType, base);
+    rewriter.replaceOpWithNewOp<arith::AddIOp>(op, splat, steps);
+    return success();
+  }
+  LoweringState &state;
+};
+
+struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType in = op.getInput().getType(), out = op.getType();
+    if (!getLayout(in) || !getLayout(out))
+      return rewriter.notifyMatchFailure(op, "tile has no layout");
+    LaneMap from = getLaneMap(in), to = getLaneMap(out);
+    ArrayRef<int64_t> dims = op.getDims();
+    LaneMap expected = to;
+    for (int64_t d : llvm::reverse(dims))
+      expected = expected.reduced(d);
+    if (expected.factorsOf(HwDim::Lane) != from.factorsOf(HwDim::Lane) ||
+        expected.factorsOf(HwDim::Warp) != from.factorsOf(HwDim::Warp))
+      return op.emitOpError("input layout is not a slice of the result's");
+    FailureOr<SmallVector<int64_t>> picks =
+        pickRegisters(from, to, [&](int64_t r) {
+          SmallVector<int64_t> c = to.partialCoords(HwDim::Register, r);
+          SmallVector<int64_t> kept;
+          for (auto [d, v] : llvm::enumerate(c))
+            if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+              kept.push_back(v);
+          return kept;
+        });
+    if (failed(picks))
+      return op.emitOpError("input layout is not a slice of the result's");
+    rewriter.replaceOp(op, shuffle(rewriter, op.getLoc(), adaptor.getInput(),
+                                   *picks));
+    return success();
+  }
+};
+
+struct TransLowering : OpConversionPattern<tile::TransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType in = op.getInput().getType(), out = op.getType();
+    if (!getLayout(in) || !getLayout(out))
+      return rewriter.notifyMatchFailure(op, "tile has no layout");
+    LaneMap from = getLaneMap(in).permuted({1, 0}), to = getLaneMap(out);
+    if (!from.sameLanesAndWarps(to))
+      return op.emitOpError("result layout is not the transposed input "
+                            "layout; convert the input first");
+    FailureOr<SmallVector<int64_t>> picks = pickRegisters(
+        from, to, [&](int64_t r) { return to.partialCoords(HwDim::Register, r); });
+    if (failed(picks))
+      return op.emitOpError("result layout is not the transposed input layout");
+    rewriter.replaceOp(op, shuffle(rewriter, op.getLoc(), adaptor.getInput(),
+                                   *picks));
+    return success();
+  }
+};
+
+/// A static slice that the layout keeps in the same lanes: registers only.
+struct ExtractSliceLowering : OpConversionPattern<tensor::ExtractSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::ExtractSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType in = op.getSourceType(), out = op.getResultType();
+    if (!getLayout(in) || !getLayout(out))
+      return rewriter.notifyMatchFailure(op, "tile has no layout");
+    if (!op.hasUnitStride() || ShapedType::isDynamicShape(op.getStaticOffsets()))
+      return op.emitOpError("only static unit-stride slices of tiles are "
+                            "supported on GPU targets");
+    LaneMap from = getLaneMap(in), to = getLaneMap(out);
+    ArrayRef<int64_t> offsets = op.getStaticOffsets();
+    // Each lane must hold the sliced elements itself.
+    SmallVector<LaneFactor> fromLanes, toLanes;
+    for (HwDim hw : {HwDim::Lane, HwDim::Warp}) {
+      llvm::append_range(fromLanes, from.factorsOf(hw));
+      llvm::append_range(toLanes, to.factorsOf(hw));
+    }
+    FailureOr<SmallVector<int64_t>> picks =
+        fromLanes == toLanes
+            ? pickRegisters(from, to,
+                            [&](int64_t r) {
+                              SmallVector<int64_t> c =
+                                  to.partialCoords(HwDim::Register, r);
+                              for (auto [v, o] : llvm::zip(c, offsets))
+                                v += o;
+                              return c;
+                            })
+            : FailureOr<SmallVector<int64_t>>(failure());
+    if (failed(picks))
+      return op.emitOpError("slice crosses lanes of the tile's layout");
+    rewriter.replaceOp(op, shuffle(rewriter, op.getLoc(), adaptor.getSource(),
+                                   *picks));
+    return success();
+  }
+};
+} // namespace
+
+void mla::gpu::populateBuildPatterns(GpuTypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     LoweringState &state) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<SplatLowering, ConstantLowering, BroadcastLowering,
+               TransLowering, ExtractSliceLowering>(converter, ctx);
+  patterns.add<RangeLowering>(converter, ctx, state);
+}

@@ -1,0 +1,150 @@
+//===- GpuLowering.h - Shared state and helpers of convert-tile-to-gpu -*- C++ -*-===//
+//
+// A tile with a distributed layout becomes, in each lane, a vector of the
+// elements its registers hold (register i = element i of the vector). The
+// patterns of each op family (one file each) use the helpers here to turn a
+// lane map into index arithmetic on the lane and warp ids.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLA_LIB_CONVERSION_TILETOGPU_GPULOWERING_H
+#define MLA_LIB_CONVERSION_TILETOGPU_GPULOWERING_H
+
+#include "mla/Conversion/TileToGPU/GpuTarget.h"
+#include "mla/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mla::gpu {
+
+/// The ids a kernel body works with, created once at its entry.
+struct KernelIds {
+  mlir::Value threadId; // index
+  mlir::Value lane;     // index
+  mlir::Value warp;     // index, uniform within a warp
+  /// Base of the kernel's LDS block (`!llvm.ptr<3>`), when it has one.
+  mlir::Value lds;
+};
+
+/// What all patterns of one conversion share.
+struct LoweringState {
+  explicit LoweringState(const GpuTarget &target) : target(target) {}
+  const GpuTarget &target;
+  /// Ids of each gpu.func being built.
+  llvm::DenseMap<mlir::Operation *, KernelIds> kernels;
+
+  /// The ids of the kernel `op` is in.
+  const KernelIds &idsFor(mlir::Operation *op) const;
+  unsigned waveSize() const { return target.chip().waveSize; }
+};
+
+/// tile tensors with a layout -> vector<registers x element>; !tile.ptr ->
+/// !llvm.ptr<1>; !tile.view -> (base, sizes..., strides...) as 1:N.
+class GpuTypeConverter : public mlir::TypeConverter {
+public:
+  explicit GpuTypeConverter(mlir::MLIRContext *ctx);
+};
+
+/// The per-lane vector type of a tile type with a layout.
+mlir::VectorType registerType(mlir::RankedTensorType type);
+
+/// The LDS bytes `op` needs as scratch (all scratch uses share one region,
+/// each bracketed by barriers); 0 when it needs none.
+int64_t scratchBytes(mlir::Operation *op, unsigned waveSize);
+
+//===----------------------------------------------------------------------===//
+// Index arithmetic
+//===----------------------------------------------------------------------===//
+
+mlir::Value indexConst(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+mlir::Value i32Const(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+mlir::Value toI32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value index);
+
+/// The coordinates (index, one per tile dimension) that the lane and warp
+/// digits of `map` contribute for this lane; registers add static offsets.
+llvm::SmallVector<mlir::Value>
+laneWarpCoords(mlir::OpBuilder &b, mlir::Location loc,
+               const tilegpu::LaneMap &map, const KernelIds &ids);
+
+/// i1: this lane and warp hold the first copy of their elements (zero in
+/// every replicated lane and warp digit). Null when every copy is first.
+mlir::Value isFirstCopy(mlir::OpBuilder &b, mlir::Location loc,
+                        const tilegpu::LaneMap &map, const KernelIds &ids);
+
+//===----------------------------------------------------------------------===//
+// Registers
+//===----------------------------------------------------------------------===//
+
+/// Element `i` of a per-lane vector.
+mlir::Value getRegister(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value vec, int64_t i);
+/// A per-lane vector of `type` from its elements.
+mlir::Value makeRegisters(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::VectorType type,
+                          llvm::ArrayRef<mlir::Value> elements);
+/// Registers [offset, offset + count) as a vector.
+mlir::Value getRegisters(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value vec, int64_t offset, int64_t count);
+
+/// The element type a tile element is stored as in memory: i1 as i8,
+/// index as i64; the rest as is.
+mlir::Type memoryType(mlir::Type elementType);
+/// Bytes of one element in memory.
+int64_t memoryBytes(mlir::Type elementType);
+
+//===----------------------------------------------------------------------===//
+// LDS
+//===----------------------------------------------------------------------===//
+
+/// `!llvm.ptr<3>` to byte `offset` (i32) of the kernel's LDS block.
+mlir::Value ldsAddress(mlir::OpBuilder &b, mlir::Location loc,
+                       const KernelIds &ids, mlir::Value byteOffset);
+
+/// Writes the tile `regs` (laid out as `from`) to LDS scratch row-major,
+/// then reads it back laid out as `to`: the general layout conversion.
+/// Each element is written once (first copies only) and the exchange is
+/// fenced by barriers before the write and before the read.
+mlir::Value exchangeThroughLds(mlir::OpBuilder &b, mlir::Location loc,
+                               const LoweringState &state,
+                               const KernelIds &ids, mlir::Value regs,
+                               const tilegpu::LaneMap &from,
+                               const tilegpu::LaneMap &to,
+                               mlir::Type elementType,
+                               mlir::VectorType resultType);
+
+//===----------------------------------------------------------------------===//
+// Pattern population, one per op family
+//===----------------------------------------------------------------------===//
+
+void populateKernelPatterns(GpuTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns,
+                            LoweringState &state);
+void populateMemoryPatterns(GpuTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns,
+                            LoweringState &state);
+void populateBuildPatterns(GpuTypeConverter &converter,
+                           mlir::RewritePatternSet &patterns,
+                           LoweringState &state);
+void populateElementwisePatterns(GpuTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns,
+                                 LoweringState &state);
+void populateReducePatterns(GpuTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns,
+                            LoweringState &state);
+void populateConvertLayoutPatterns(GpuTypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns,
+                                   LoweringState &state);
+void populateDotPatterns(GpuTypeConverter &converter,
+                         mlir::RewritePatternSet &patterns,
+                         LoweringState &state);
+void populateDequantPatterns(GpuTypeConverter &converter,
+                             mlir::RewritePatternSet &patterns,
+                             LoweringState &state);
+
+} // namespace mla::gpu
+
+#endif // MLA_LIB_CONVERSION_TILETOGPU_GPULOWERING_H

@@ -1,0 +1,366 @@
+//===- Memory.cpp - Views, tile loads and stores --------------------------===//
+//
+// A view is carried as (base pointer, sizes..., strides...). A tile access
+// computes, for each register of the tile's layout, its position in the
+// view and whether it is inside the view and the mask. Registers that are
+// consecutive along a unit-stride last dimension move as one vector (up to
+// 16 bytes). The target makes the access safe: AMD buffer instructions are
+// bounded by the view's extent in bytes (out-of-range loads read zero and
+// stores are dropped); per-element selects apply the inner bounds, the mask
+// and the padding value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuLowering.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mla;
+using namespace mla::gpu;
+using namespace mla::tilegpu;
+
+namespace {
+/// The converted form of a `!tile.view` value.
+struct GpuView {
+  Value base;
+  SmallVector<Value> sizes;
+  SmallVector<Value> strides;
+
+  explicit GpuView(ValueRange values) {
+    unsigned rank = (values.size() - 1) / 2;
+    base = values.front();
+    sizes.assign(values.begin() + 1, values.begin() + 1 + rank);
+    strides.assign(values.begin() + 1 + rank, values.end());
+  }
+};
+
+/// What a tile load or store does per register run.
+struct TileAccess {
+  explicit TileAccess(GpuView view) : view(std::move(view)) {}
+  GpuView view;
+  SmallVector<Value> origin;
+  /// Per-lane mask registers and the mask's lane map, when masked.
+  Value mask;
+  LaneMap maskMap;
+  LaneMap map;
+  Type element;
+  int64_t bytes = 0;
+  /// Registers per vector access.
+  int64_t run = 1;
+  /// Bytes of the view's extent and the target's handle on it.
+  Value numBytes;
+  Value resource;
+  /// Coordinates the lane and warp digits contribute.
+  SmallVector<Value> laneCoords;
+};
+} // namespace
+
+/// The static stride of dimension `dim` of the view `value`, if known.
+static std::optional<int64_t> staticStride(Value view, unsigned dim) {
+  auto op = view.getDefiningOp<tile::ViewOp>();
+  if (!op)
+    return std::nullopt;
+  int64_t stride = op.getStaticStrides()[dim];
+  if (ShapedType::isDynamic(stride))
+    return std::nullopt;
+  return stride;
+}
+
+/// Registers per vector access: the first register digit when it walks the
+/// view's unit-stride last dimension, capped at 16 bytes.
+static int64_t vectorRun(const LaneMap &map, Value view, int64_t bytes) {
+  std::optional<int64_t> stride = staticStride(view, map.getRank() - 1);
+  if (!stride || *stride != 1)
+    return 1;
+  for (const LaneFactor &f : map.getFactors()) {
+    if (f.hw != HwDim::Register)
+      continue;
+    if (f.dim != map.getRank() - 1 || f.stride != 1)
+      return 1;
+    int64_t run = f.size;
+    while (run * bytes > 16)
+      run /= 2;
+    return std::max<int64_t>(run, 1);
+  }
+  return 1;
+}
+
+/// Bytes from the view's base to one past its last element; 0 when empty.
+static Value extentBytes(OpBuilder &b, Location loc, const GpuView &view,
+                         int64_t bytes) {
+  Value last = indexConst(b, loc, 0);
+  Value empty;
+  for (auto [size, stride] : llvm::zip(view.sizes, view.strides)) {
+    Value zero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size,
+                                       indexConst(b, loc, 0));
+    empty = empty ? arith::OrIOp::create(b, loc, empty, zero) : zero;
+    Value lastIndex =
+        arith::SubIOp::create(b, loc, size, indexConst(b, loc, 1));
+    last = arith::AddIOp::create(
+        b, loc, last, arith::MulIOp::create(b, loc, lastIndex, stride));
+  }
+  Value extent = arith::MulIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, last, indexConst(b, loc, 1)),
+      indexConst(b, loc, bytes));
+  extent = arith::SelectOp::create(b, loc, empty, indexConst(b, loc, 0),
+                                   extent);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), extent);
+}
+
+/// For each register of `map`, the register of `maskMap` holding the mask
+/// bit of its leading coordinates.
+static SmallVector<int64_t> maskRegisters(const LaneMap &map,
+                                          const LaneMap &maskMap) {
+  std::map<SmallVector<int64_t>, int64_t> byCoords;
+  for (int64_t r = 0; r < maskMap.numRegisters(); ++r)
+    byCoords.emplace(maskMap.partialCoords(HwDim::Register, r), r);
+  SmallVector<int64_t> result;
+  for (int64_t r = 0; r < map.numRegisters(); ++r) {
+    SmallVector<int64_t> c = map.partialCoords(HwDim::Register, r);
+    c.resize(maskMap.getRank());
+    auto it = byCoords.find(c);
+    assert(it != byCoords.end() && "mask layout is not a slice of the tile's");
+    result.push_back(it->second);
+  }
+  return result;
+}
+
+template <typename OpTy, typename Adaptor>
+static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
+                                Adaptor adaptor, RankedTensorType tile,
+                                const LoweringState &state) {
+  TileAccess access{GpuView(adaptor.getView())};
+  for (ValueRange index : adaptor.getIndices())
+    access.origin.push_back(index.front());
+  access.map = getLaneMap(tile);
+  access.element = tile.getElementType();
+  access.bytes = memoryBytes(access.element);
+  if (op.getMask()) {
+    access.mask = adaptor.getMask().front();
+    access.maskMap = getLaneMap(cast<RankedTensorType>(op.getMask().getType()));
+  }
+  access.run = vectorRun(access.map, op.getView(), access.bytes);
+  access.numBytes = extentBytes(b, loc, access.view, access.bytes);
+  access.resource =
+      state.target.globalResource(b, loc, access.view.base, access.numBytes);
+  const KernelIds &ids = state.idsFor(op);
+  access.laneCoords = laneWarpCoords(b, loc, access.map, ids);
+  for (auto [c, o] : llvm::zip(access.laneCoords, access.origin))
+    c = arith::AddIOp::create(b, loc, c, o);
+  return access;
+}
+
+/// The byte offset (i32) of the element at view position `pos`, and per
+/// element of the run whether it is valid.
+static std::pair<Value, SmallVector<Value>>
+runAddress(OpBuilder &b, Location loc, const TileAccess &access, int64_t reg,
+           ArrayRef<int64_t> maskRegs) {
+  SmallVector<int64_t> c = access.map.partialCoords(HwDim::Register, reg);
+  SmallVector<Value> pos;
+  for (auto [d, base] : llvm::enumerate(access.laneCoords))
+    pos.push_back(arith::AddIOp::create(b, loc, base, indexConst(b, loc, c[d])));
+  Value linear = indexConst(b, loc, 0);
+  for (auto [p, stride] : llvm::zip(pos, access.view.strides))
+    linear = arith::AddIOp::create(b, loc, linear,
+                                   arith::MulIOp::create(b, loc, p, stride));
+  Value offset = toI32(b, loc,
+                       arith::MulIOp::create(b, loc, linear,
+                                             indexConst(b, loc, access.bytes)));
+
+  // Leading dimensions are shared by the run; the last one steps.
+  Value leading;
+  int64_t last = access.map.getRank() - 1;
+  for (int64_t d = 0; d < last; ++d) {
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         pos[d], access.view.sizes[d]);
+    leading = leading ? arith::AndIOp::create(b, loc, leading, inside) : inside;
+  }
+  SmallVector<Value> valid;
+  for (int64_t i = 0; i < access.run; ++i) {
+    Value p = arith::AddIOp::create(b, loc, pos[last], indexConst(b, loc, i));
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, p,
+                                     access.view.sizes[last]);
+    if (leading)
+      ok = arith::AndIOp::create(b, loc, ok, leading);
+    if (access.mask)
+      ok = arith::AndIOp::create(
+          b, loc, ok, getRegister(b, loc, access.mask, maskRegs[reg + i]));
+    valid.push_back(ok);
+  }
+  return {offset, valid};
+}
+
+static Value anyOf(OpBuilder &b, Location loc, ArrayRef<Value> bits) {
+  Value result = bits.front();
+  for (Value bit : bits.drop_front())
+    result = arith::OrIOp::create(b, loc, result, bit);
+  return result;
+}
+
+static Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> bits) {
+  Value result = bits.front();
+  for (Value bit : bits.drop_front())
+    result = arith::AndIOp::create(b, loc, result, bit);
+  return result;
+}
+
+namespace {
+struct ViewLowering : OpConversionPattern<tile::ViewOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ViewOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value base = adaptor.getBase().front();
+    if (!adaptor.getOffset().empty()) {
+      Value offset = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI64Type(), adaptor.getOffset().front());
+      base = LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                                 memoryType(op.getType().getElementType()),
+                                 base, ValueRange{offset});
+    }
+    SmallVector<Value> values = {base};
+    for (unsigned d = 0, e = op.getType().getRank(); d < e; ++d)
+      values.push_back(
+          getValueOrCreateConstantIndexOp(rewriter, loc, op.getMixedSize(d)));
+    for (unsigned d = 0, e = op.getType().getRank(); d < e; ++d)
+      values.push_back(
+          getValueOrCreateConstantIndexOp(rewriter, loc, op.getMixedStride(d)));
+    rewriter.replaceOpWithMultiple(op, {values});
+    return success();
+  }
+};
+
+struct LoadLowering : OpConversionPattern<tile::LoadOp> {
+  LoadLowering(GpuTypeConverter &converter, MLIRContext *ctx,
+               LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(tile::LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType tile = op.getType();
+    if (!getLayout(tile))
+      return rewriter.notifyMatchFailure(op, "tile has no layout");
+    TileAccess access = prepareAccess(rewriter, loc, op, adaptor, tile, state);
+    SmallVector<int64_t> maskRegs;
+    if (access.mask)
+      maskRegs = maskRegisters(access.map, access.maskMap);
+
+    Type stored = memoryType(access.element);
+    Value pad = adaptor.getPad().empty() ? Value() : adaptor.getPad().front();
+    if (!pad)
+      pad = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getZeroAttr(tile.getElementType()));
+
+    SmallVector<Value> elements(access.map.numRegisters());
+    for (int64_t r = 0; r < access.map.numRegisters(); r += access.run) {
+      auto [offset, valid] = runAddress(rewriter, loc, access, r, maskRegs);
+      Type type = access.run == 1 ? stored
+                                  : VectorType::get({access.run}, stored);
+      Value loaded =
+          state.target.loadGlobal(rewriter, loc, type, access.resource, offset,
+                                  anyOf(rewriter, loc, valid), access.numBytes);
+      for (int64_t i = 0; i < access.run; ++i) {
+        Value element =
+            access.run == 1 ? loaded : getRegister(rewriter, loc, loaded, i);
+        if (tile.getElementType().isInteger(1))
+          element = arith::TruncIOp::create(rewriter, loc,
+                                            rewriter.getI1Type(), element);
+        else if (tile.getElementType().isIndex())
+          element = arith::IndexCastOp::create(rewriter, loc,
+                                               rewriter.getIndexType(), element);
+        elements[r + i] =
+            arith::SelectOp::create(rewriter, loc, valid[i], element, pad);
+      }
+    }
+    rewriter.replaceOp(op, makeRegisters(rewriter, loc, registerType(tile),
+                                         elements));
+    return success();
+  }
+  LoweringState &state;
+};
+
+struct StoreLowering : OpConversionPattern<tile::StoreOp> {
+  StoreLowering(GpuTypeConverter &converter, MLIRContext *ctx,
+                LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(tile::StoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto tile = cast<RankedTensorType>(op.getValue().getType());
+    if (!getLayout(tile))
+      return rewriter.notifyMatchFailure(op, "tile has no layout");
+    TileAccess access = prepareAccess(rewriter, loc, op, adaptor, tile, state);
+    SmallVector<int64_t> maskRegs;
+    if (access.mask)
+      maskRegs = maskRegisters(access.map, access.maskMap);
+    Value regs = adaptor.getValue().front();
+    // Replicas of an element hold the same value: only the first copy
+    // writes.
+    Value first = isFirstCopy(rewriter, loc, access.map, state.idsFor(op));
+    Type stored = memoryType(access.element);
+
+    auto toMemory = [&](Value v) -> Value {
+      if (tile.getElementType().isInteger(1))
+        return arith::ExtUIOp::create(rewriter, loc, stored, v);
+      if (tile.getElementType().isIndex())
+        return arith::IndexCastOp::create(rewriter, loc, stored, v);
+      return v;
+    };
+    for (int64_t r = 0; r < access.map.numRegisters(); r += access.run) {
+      if (!access.map.isOwner(HwDim::Register, r))
+        continue;
+      auto [offset, valid] = runAddress(rewriter, loc, access, r, maskRegs);
+      if (first)
+        for (Value &v : valid)
+          v = arith::AndIOp::create(rewriter, loc, v, first);
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < access.run; ++i)
+        elements.push_back(toMemory(getRegister(rewriter, loc, regs, r + i)));
+      if (access.run == 1) {
+        state.target.storeGlobal(rewriter, loc, elements.front(),
+                                 access.resource, offset, valid.front(),
+                                 access.numBytes);
+        continue;
+      }
+      // The whole vector when every element is valid, else element by
+      // element.
+      Value vec = makeRegisters(
+          rewriter, loc, VectorType::get({access.run}, stored), elements);
+      auto branch = scf::IfOp::create(rewriter, loc, allOf(rewriter, loc, valid),
+                                      /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
+        state.target.storeGlobal(rewriter, loc, vec, access.resource, offset,
+                                 allOf(rewriter, loc, valid), access.numBytes);
+        rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
+        for (int64_t i = 0; i < access.run; ++i) {
+          Value at = arith::AddIOp::create(
+              rewriter, loc, offset, i32Const(rewriter, loc, i * access.bytes));
+          state.target.storeGlobal(rewriter, loc, elements[i], access.resource,
+                                   at, valid[i], access.numBytes);
+        }
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+  LoweringState &state;
+};
+} // namespace
+
+void mla::gpu::populateMemoryPatterns(GpuTypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      LoweringState &state) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ViewLowering>(converter, ctx);
+  patterns.add<LoadLowering, StoreLowering>(converter, ctx, state);
+}

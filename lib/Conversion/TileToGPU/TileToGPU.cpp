@@ -1,0 +1,149 @@
+//===- TileToGPU.cpp - The convert-tile-to-gpu pass -----------------------===//
+//
+// First every tile.kernel becomes a gpu.func (same body, the ids and the
+// LDS block created at its entry); then one dialect conversion lowers the
+// tile ops of all of them with the patterns of the op families.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuLowering.h"
+#include "mla/Conversion/Passes.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mla {
+#define GEN_PASS_DEF_CONVERTTILETOGPU
+#include "mla/Conversion/Passes.h.inc"
+} // namespace mla
+
+using namespace mlir;
+using namespace mla;
+using namespace mla::gpu;
+
+/// Creates `gpu.func @name` in `module` from `kernel`, moves the body over
+/// and records its ids; returns null (after a diagnostic) on failure.
+static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
+                                        mlir::gpu::GPUModuleOp module,
+                                        LoweringState &state) {
+  auto warps = kernel->getAttrOfType<IntegerAttr>("tilegpu.num_warps");
+  if (!warps) {
+    kernel.emitOpError("has no layouts; run tilegpu-assign-layouts first");
+    return {};
+  }
+  unsigned waveSize = state.waveSize();
+  int32_t threads = warps.getInt() * waveSize;
+
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = kernel.getLoc();
+  int64_t ldsBytes = 0;
+  kernel.walk([&](Operation *op) {
+    ldsBytes = std::max(ldsBytes, scratchBytes(op, waveSize));
+  });
+  if (ldsBytes > state.target.chip().ldsBytes) {
+    kernel.emitOpError() << "needs " << ldsBytes << " bytes of LDS; "
+                         << state.target.chip().name << " has "
+                         << state.target.chip().ldsBytes;
+    return {};
+  }
+  LLVM::GlobalOp lds;
+  if (ldsBytes > 0) {
+    auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), ldsBytes);
+    lds = LLVM::GlobalOp::create(
+        b, loc, arrayType, /*isConstant=*/false, LLVM::Linkage::Internal,
+        (kernel.getSymName() + "_lds").str(), Attribute(),
+        /*alignment=*/16, /*addrSpace=*/3);
+  }
+
+  auto func = mlir::gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
+                                           kernel.getFunctionType());
+  func->setAttr(mlir::gpu::GPUDialect::getKernelFuncAttrName(),
+                b.getUnitAttr());
+  func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({threads, 1, 1}));
+
+  // Move the body in place of the entry block gpu.func made.
+  Region &body = func.getBody();
+  body.front().erase();
+  body.takeBody(kernel.getBody());
+  Block &entry = body.front();
+  b.setInsertionPointToStart(&entry);
+  KernelIds ids;
+  ids.threadId = mlir::gpu::ThreadIdOp::create(b, loc, mlir::gpu::Dimension::x);
+  ids.lane = arith::RemUIOp::create(b, loc, ids.threadId,
+                                    indexConst(b, loc, waveSize));
+  ids.warp = state.target.warpId(b, loc, ids.threadId);
+  if (lds)
+    ids.lds = LLVM::AddressOfOp::create(b, loc, lds);
+  state.kernels[func] = ids;
+  return func;
+}
+
+namespace {
+struct ConvertTileToGPUPass
+    : mla::impl::ConvertTileToGPUBase<ConvertTileToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    const tilegpu::ChipInfo *info = tilegpu::lookupChip(chip);
+    if (!info) {
+      module.emitError() << "unknown chip '" << chip << "'";
+      return signalPassFailure();
+    }
+    auto kernels = llvm::to_vector(module.getOps<tile::KernelOp>());
+    if (kernels.empty())
+      return;
+    std::unique_ptr<GpuTarget> gpuTarget = createGpuTarget(*info);
+    LoweringState state(*gpuTarget);
+
+    module->setAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(ctx));
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto gpuModule = mlir::gpu::GPUModuleOp::create(b, module.getLoc(),
+                                                    "kernels");
+    for (tile::KernelOp kernel : kernels) {
+      if (!makeGpuFunc(kernel, gpuModule, state))
+        return signalPassFailure();
+      kernel.erase();
+    }
+
+    GpuTypeConverter converter(ctx);
+    RewritePatternSet patterns(ctx);
+    populateKernelPatterns(converter, patterns, state);
+    populateMemoryPatterns(converter, patterns, state);
+    populateBuildPatterns(converter, patterns, state);
+    populateElementwisePatterns(converter, patterns, state);
+    populateReducePatterns(converter, patterns, state);
+    populateConvertLayoutPatterns(converter, patterns, state);
+    populateDotPatterns(converter, patterns, state);
+    populateDequantPatterns(converter, patterns, state);
+    populateFunctionOpInterfaceTypeConversionPattern<mlir::gpu::GPUFuncOp>(
+        patterns, converter);
+
+    ConversionTarget target(*ctx);
+    target.addLegalDialect<LLVM::LLVMDialect, mlir::gpu::GPUDialect,
+                           vector::VectorDialect, amdgpu::AMDGPUDialect,
+                           ROCDL::ROCDLDialect, NVVM::NVVMDialect>();
+    target.addLegalOp<UnrealizedConversionCastOp>();
+    target.addIllegalDialect<tile::TileDialect, tilegpu::TileGPUDialect>();
+    // Tiles become vectors; scalars stay. exp goes to the chip's exp2.
+    target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect,
+                                      tensor::TensorDialect>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addIllegalOp<math::ExpOp, math::Exp2Op>();
+    target.addDynamicallyLegalOp<mlir::gpu::GPUFuncOp>(
+        [&](mlir::gpu::GPUFuncOp op) {
+          return converter.isSignatureLegal(op.getFunctionType());
+        });
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,27 @@
+//===- ChipInfo.cpp - What layout decisions need to know about a chip -----===//
+
+#include "mla/Dialect/TileGPU/IR/ChipInfo.h"
+
+using namespace mla::tilegpu;
+
+llvm::ArrayRef<ChipInfo> mla::tilegpu::getChips() {
+  // gfx950 has the CDNA4 bf16 MFMA of K = 32; gfx942's bf16 MFMA of that
+  // shape is 16x16x16 (the "_1k" form). LDS: 160 KiB on gfx950, 64 KiB on
+  // gfx942 (shared/AMD.md). sm_90: mma.sync m16n8k16 and up to 227 KiB of
+  // shared memory per block.
+  static const ChipInfo chips[] = {
+      {"gfx950", ChipFamily::CDNA4, 64, 160 * 1024, MmaKind::mfma, 16, 16,
+       32},
+      {"gfx942", ChipFamily::CDNA3, 64, 64 * 1024, MmaKind::mfma, 16, 16, 16},
+      {"sm_90", ChipFamily::Hopper, 32, 227 * 1024, MmaKind::mma_sync, 16, 8,
+       16},
+  };
+  return chips;
+}
+
+const ChipInfo *mla::tilegpu::lookupChip(llvm::StringRef name) {
+  for (const ChipInfo &chip : getChips())
+    if (chip.name == name)
+      return &chip;
+  return nullptr;
+}

@@ -1,0 +1,446 @@
+//===- AssignLayouts.cpp - The tilegpu-assign-layouts pass ----------------===//
+//
+// Tiles that must share a layout (operands and results of elementwise ops,
+// loop-carried values, if results) are grouped with a union-find. Each group
+// gets one layout: from its anchors (loads, matrix products) when it has
+// any, else derived from a related group (a reduction's result is the slice
+// of its input's layout, a broadcast's input the slice of its result's),
+// else a default blocked layout. Types are then rewritten in place and
+// conversions inserted where an op needs another layout than its operand
+// has.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutChoice.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
+#include "mla/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mla::tilegpu {
+#define GEN_PASS_DEF_TILEGPUASSIGNLAYOUTS
+#include "mla/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace mla::tilegpu
+
+using namespace mlir;
+using namespace mla;
+using namespace mla::tilegpu;
+
+static RankedTensorType tileType(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+
+static RankedTensorType withLayout(RankedTensorType type, Attribute layout) {
+  return RankedTensorType::get(type.getShape(), type.getElementType(), layout);
+}
+
+/// Ops that can be cloned for each user, so that each copy takes the layout
+/// its user needs.
+static bool isRematerializable(Operation *op) {
+  if (isa<tile::SplatOp, tile::RangeOp>(op))
+    return true;
+  return isa<arith::ConstantOp>(op) && tileType(op->getResult(0));
+}
+
+/// Ops whose tile operands and results share one layout.
+static bool sharesLayout(Operation *op) {
+  if (isa<tile::DequantFp8Op>(op))
+    return true;
+  return op->hasTrait<OpTrait::Elementwise>() &&
+         llvm::any_of(op->getResultTypes(),
+                      [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+namespace {
+class LayoutAssigner {
+public:
+  LayoutAssigner(tile::KernelOp kernel, const ChipInfo &chip,
+                 unsigned numWarps)
+      : kernel(kernel), chip(chip), numWarps(numWarps),
+        ctx(kernel.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  /// Union-find over tile values.
+  Value find(Value v);
+  void unite(Value a, Value b);
+
+  void splitRematerializable();
+  void buildGroups();
+  /// The layout an anchor op gives its result, with a priority (higher
+  /// wins within a group); null when `v` is not an anchor.
+  std::pair<Attribute, int> anchorLayout(Value v);
+  void decideAnchored();
+  bool deriveOnce();
+  void decideDefaults();
+  LogicalResult rewrite();
+
+  Attribute layoutOf(Value v) { return layouts.lookup(find(v)); }
+  Attribute defaultBlocked(RankedTensorType type);
+  Value convertTo(OpBuilder &b, Location loc, Value v, Attribute layout);
+
+  tile::KernelOp kernel;
+  const ChipInfo &chip;
+  unsigned numWarps;
+  MLIRContext *ctx;
+
+  llvm::MapVector<Value, Value> parent;
+  llvm::DenseMap<Value, Attribute> layouts;
+  /// Values whose defining op produces another layout than their group's
+  /// (a load in a matrix-core group): the op's own layout.
+  llvm::DenseMap<Value, Attribute> natural;
+};
+} // namespace
+
+Value LayoutAssigner::find(Value v) {
+  auto it = parent.find(v);
+  if (it == parent.end()) {
+    parent[v] = v;
+    return v;
+  }
+  if (it->second == v)
+    return v;
+  Value root = find(it->second);
+  parent[v] = root;
+  return root;
+}
+
+void LayoutAssigner::unite(Value a, Value b) {
+  Value ra = find(a), rb = find(b);
+  if (ra != rb)
+    parent[rb] = ra;
+}
+
+void LayoutAssigner::splitRematerializable() {
+  SmallVector<Operation *> ops;
+  kernel.walk([&](Operation *op) {
+    if (isRematerializable(op) && !op->getResult(0).hasOneUse())
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : op->getResult(0).getUses())
+      uses.push_back(&use);
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      OpBuilder b(op);
+      use->set(b.clone(*op)->getResult(0));
+    }
+  }
+}
+
+void LayoutAssigner::buildGroups() {
+  kernel.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (tileType(result))
+        find(result);
+    if (sharesLayout(op)) {
+      Value first;
+      for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults())) {
+        if (!tileType(v))
+          continue;
+        if (first)
+          unite(first, v);
+        else
+          first = v;
+      }
+    }
+    if (auto dot = dyn_cast<tile::DotOp>(op))
+      unite(dot.getAcc(), dot.getResult());
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      for (auto [init, arg, result, yielded] :
+           llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                     loop.getResults(), loop.getYieldedValues())) {
+        if (!tileType(result))
+          continue;
+        unite(result, init);
+        unite(result, arg);
+        unite(result, yielded);
+      }
+    }
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+        if (!tileType(result))
+          continue;
+        unite(result, branch.thenYield().getOperand(i));
+        if (!branch.getElseRegion().empty())
+          unite(result, branch.elseYield().getOperand(i));
+      }
+    }
+  });
+}
+
+Attribute LayoutAssigner::defaultBlocked(RankedTensorType type) {
+  unsigned bits = type.getElementType().isIntOrFloat()
+                      ? type.getElementType().getIntOrFloatBitWidth()
+                      : 32;
+  return chooseBlocked(ctx, type.getShape(), bits, type.getRank() - 1,
+                       chip.waveSize, numWarps);
+}
+
+std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return {};
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    return {defaultBlocked(load.getType()), 1};
+  if (auto dot = dyn_cast<tile::DotOp>(op)) {
+    RankedTensorType type = dot.getType();
+    return {chooseMma(ctx, chip, type.getDimSize(0), type.getDimSize(1),
+                      numWarps),
+            2};
+  }
+  return {};
+}
+
+void LayoutAssigner::decideAnchored() {
+  llvm::DenseMap<Value, int> priority;
+  for (auto &[value, unused] : parent) {
+    auto [layout, rank] = anchorLayout(value);
+    if (!layout)
+      continue;
+    Value root = find(value);
+    if (!layouts.count(root) || rank > priority[root]) {
+      layouts[root] = layout;
+      priority[root] = rank;
+    }
+  }
+  for (auto &[value, unused] : parent) {
+    auto [layout, rank] = anchorLayout(value);
+    if (layout && layout != layoutOf(value))
+      natural[value] = layout;
+  }
+}
+
+/// Decides undecided groups from decided neighbours through reductions,
+/// broadcasts, transposes and masks; returns whether anything changed.
+bool LayoutAssigner::deriveOnce() {
+  bool changed = false;
+  auto decide = [&](Value v, Attribute layout) {
+    Value root = find(v);
+    if (layouts.count(root) || !layout)
+      return;
+    RankedTensorType type = tileType(v);
+    std::string why;
+    auto distributed = dyn_cast<DistributedLayoutAttr>(layout);
+    if (!distributed ||
+        failed(distributed.getLaneMap(type.getShape(), &why)))
+      return;
+    layouts[root] = layout;
+    changed = true;
+  };
+  kernel.walk([&](Operation *op) {
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      if (Attribute in = layoutOf(reduce.getInput()))
+        decide(reduce.getResult(),
+               SliceAttr::get(ctx, reduce.getDim(), in));
+      return;
+    }
+    if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
+      Attribute out = layoutOf(broadcast.getResult());
+      if (out) {
+        // Slice away the new dims, highest first.
+        Attribute in = out;
+        for (int64_t d : llvm::reverse(broadcast.getDims()))
+          in = SliceAttr::get(ctx, d, in);
+        decide(broadcast.getInput(), in);
+      } else if (auto slice = dyn_cast_if_present<SliceAttr>(
+                     layoutOf(broadcast.getInput()))) {
+        if (broadcast.getDims().size() == 1 &&
+            slice.getDim() == broadcast.getDims()[0])
+          decide(broadcast.getResult(), slice.getParent());
+      }
+      return;
+    }
+    if (auto trans = dyn_cast<tile::TransOp>(op)) {
+      if (auto in = dyn_cast_if_present<BlockedAttr>(
+              layoutOf(trans.getInput()))) {
+        auto swap = [](ArrayRef<unsigned> v) {
+          return SmallVector<unsigned>{v[1], v[0]};
+        };
+        SmallVector<unsigned> order;
+        for (unsigned d : in.getOrder())
+          order.push_back(1 - d);
+        decide(trans.getResult(),
+               BlockedAttr::get(ctx, swap(in.getSizePerThread()),
+                                swap(in.getThreadsPerWarp()),
+                                swap(in.getWarpsPerCTA()), order));
+      }
+      return;
+    }
+    auto maskOf = [&](Value tile, Value mask) {
+      if (!mask)
+        return;
+      Attribute layout = layoutOf(tile);
+      if (!layout)
+        return;
+      int64_t tileRank = tileType(tile).getRank();
+      for (int64_t d = tileRank; d-- > tileType(mask).getRank();)
+        layout = SliceAttr::get(ctx, d, layout);
+      decide(mask, layout);
+    };
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      maskOf(load.getResult(), load.getMask());
+    if (auto store = dyn_cast<tile::StoreOp>(op))
+      maskOf(store.getValue(), store.getMask());
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      if (Attribute in = layoutOf(slice.getSource()))
+        decide(slice.getResult(), in);
+    }
+  });
+  return changed;
+}
+
+void LayoutAssigner::decideDefaults() {
+  for (auto &[value, unused] : parent) {
+    Value root = find(value);
+    if (!layouts.count(root))
+      layouts[root] = defaultBlocked(tileType(value));
+  }
+}
+
+/// Gives `value` a layout; a constant's value attribute follows its type.
+static void setLayout(Value value, Attribute layout) {
+  RankedTensorType type = withLayout(tileType(value), layout);
+  value.setType(type);
+  if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+      constant.setValueAttr(dense.reshape(type));
+}
+
+Value LayoutAssigner::convertTo(OpBuilder &b, Location loc, Value v,
+                                Attribute layout) {
+  RankedTensorType type = tileType(v);
+  if (type.getEncoding() == layout)
+    return v;
+  return ConvertLayoutOp::create(b, loc, withLayout(type, layout), v);
+}
+
+LogicalResult LayoutAssigner::rewrite() {
+  // Every tile value takes its group's layout; an anchor whose own layout
+  // lost to its group's produces its own and is converted right after.
+  for (auto &[value, unused] : parent) {
+    RankedTensorType type = tileType(value);
+    Attribute group = layoutOf(value);
+    auto it = natural.find(value);
+    if (it == natural.end()) {
+      setLayout(value, group);
+      continue;
+    }
+    value.setType(withLayout(type, it->second));
+    OpBuilder b(ctx);
+    b.setInsertionPointAfterValue(value);
+    Value converted = ConvertLayoutOp::create(
+        b, value.getLoc(), withLayout(type, group), value);
+    value.replaceAllUsesExcept(converted, converted.getDefiningOp());
+  }
+
+  // Operands an op needs in another layout than their group's.
+  WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto dot = dyn_cast<tile::DotOp>(op)) {
+      auto mma = dyn_cast<MmaAttr>(tileType(dot.getResult()).getEncoding());
+      if (!mma)
+        return op->emitOpError("needs a matrix-core result layout");
+      dot.getLhsMutable().assign(convertTo(
+          b, loc, dot.getLhs(), DotOperandAttr::get(ctx, 0, mma)));
+      dot.getRhsMutable().assign(convertTo(
+          b, loc, dot.getRhs(), DotOperandAttr::get(ctx, 1, mma)));
+      return WalkResult::advance();
+    }
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      Attribute produced = SliceAttr::get(
+          ctx, reduce.getDim(), tileType(reduce.getInput()).getEncoding());
+      RankedTensorType type = tileType(reduce.getResult());
+      if (type.getEncoding() != produced) {
+        reduce.getResult().setType(withLayout(type, produced));
+        b.setInsertionPointAfter(op);
+        Value converted = ConvertLayoutOp::create(
+            b, loc, type, reduce.getResult());
+        reduce.getResult().replaceAllUsesExcept(converted,
+                                                converted.getDefiningOp());
+      }
+      return WalkResult::advance();
+    }
+    if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
+      Attribute in = tileType(broadcast.getResult()).getEncoding();
+      for (int64_t d : llvm::reverse(broadcast.getDims()))
+        in = SliceAttr::get(ctx, d, in);
+      broadcast.getInputMutable().assign(
+          convertTo(b, loc, broadcast.getInput(), in));
+      return WalkResult::advance();
+    }
+    auto fixMask = [&](Value tile, OpOperand &mask) {
+      Attribute layout = tileType(tile).getEncoding();
+      for (int64_t d = tileType(tile).getRank();
+           d-- > tileType(mask.get()).getRank();)
+        layout = SliceAttr::get(ctx, d, layout);
+      mask.set(convertTo(b, loc, mask.get(), layout));
+    };
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      if (load.getMask())
+        fixMask(load.getResult(), load.getMaskMutable()[0]);
+      return WalkResult::advance();
+    }
+    if (auto store = dyn_cast<tile::StoreOp>(op)) {
+      if (store.getMask())
+        fixMask(store.getValue(), store.getMaskMutable()[0]);
+      return WalkResult::advance();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult LayoutAssigner::run() {
+  splitRematerializable();
+  buildGroups();
+  decideAnchored();
+  while (deriveOnce()) {
+  }
+  decideDefaults();
+  return rewrite();
+}
+
+/// The warps per program of `kernel`: its launch key `waves`, else the
+/// pass option.
+static FailureOr<unsigned> warpsOf(tile::KernelOp kernel, unsigned fallback) {
+  auto launch = kernel->getAttrOfType<DictionaryAttr>(tile::kLaunchAttrName);
+  Attribute waves = launch ? launch.get("waves") : Attribute();
+  if (!waves)
+    return fallback;
+  auto count = dyn_cast<IntegerAttr>(waves);
+  if (!count || count.getInt() < 1 || count.getInt() > 16 ||
+      !llvm::isPowerOf2_64(count.getInt()))
+    return kernel.emitOpError(
+        "launch key 'waves' must be a power of two from 1 to 16");
+  return static_cast<unsigned>(count.getInt());
+}
+
+namespace {
+struct AssignLayoutsPass
+    : mla::tilegpu::impl::TileGPUAssignLayoutsBase<AssignLayoutsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    const ChipInfo *info = lookupChip(chip);
+    if (!info) {
+      getOperation().emitError() << "unknown chip '" << chip << "'";
+      return signalPassFailure();
+    }
+    for (auto kernel : getOperation().getOps<tile::KernelOp>()) {
+      FailureOr<unsigned> warps = warpsOf(kernel, numWarps);
+      if (failed(warps) ||
+          failed(LayoutAssigner(kernel, *info, *warps).run()))
+        return signalPassFailure();
+      kernel->setAttr("tilegpu.num_warps",
+                      IntegerAttr::get(IntegerType::get(&getContext(), 32),
+                                       *warps));
+    }
+  }
+};
+} // namespace

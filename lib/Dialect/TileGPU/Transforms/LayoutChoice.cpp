@@ -1,0 +1,60 @@
+//===- LayoutChoice.cpp - Default layouts for tiles on a chip -------------===//
+
+#include "LayoutChoice.h"
+
+using namespace mlir;
+using namespace mla::tilegpu;
+
+/// The largest power of two that is at most `limit` and divides `n`.
+static unsigned largestPow2Dividing(int64_t n, unsigned limit) {
+  unsigned p = 1;
+  while (p * 2 <= limit && n % (p * 2) == 0)
+    p *= 2;
+  return p;
+}
+
+BlockedAttr mla::tilegpu::chooseBlocked(MLIRContext *ctx,
+                                        ArrayRef<int64_t> shape,
+                                        unsigned elementBits,
+                                        unsigned contiguousDim,
+                                        unsigned waveSize, unsigned numWarps) {
+  unsigned rank = shape.size();
+  // Fastest first: the contiguous dimension, then the others from the last.
+  SmallVector<unsigned> order = {contiguousDim};
+  for (unsigned d = rank; d-- > 0;)
+    if (d != contiguousDim)
+      order.push_back(d);
+
+  SmallVector<unsigned> sizePerThread(rank, 1), threads(rank, 1),
+      warps(rank, 1);
+  unsigned elementBytes = std::max(1u, elementBits / 8);
+  sizePerThread[contiguousDim] =
+      largestPow2Dividing(shape[contiguousDim], 16 / elementBytes);
+
+  unsigned lanesLeft = waveSize;
+  for (unsigned d : order) {
+    threads[d] = largestPow2Dividing(shape[d] / sizePerThread[d], lanesLeft);
+    lanesLeft /= threads[d];
+  }
+  // Lanes the tile cannot use hold replicas along the slowest dimension.
+  threads[order.back()] *= lanesLeft;
+
+  unsigned warpsLeft = numWarps;
+  for (unsigned i = rank; i-- > 0;) {
+    unsigned d = order[i];
+    int64_t rest = shape[d] / (int64_t(sizePerThread[d]) * threads[d]);
+    warps[d] = largestPow2Dividing(std::max<int64_t>(rest, 1), warpsLeft);
+    warpsLeft /= warps[d];
+  }
+  warps[order.back()] *= warpsLeft;
+  return BlockedAttr::get(ctx, sizePerThread, threads, warps, order);
+}
+
+MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
+                                int64_t m, int64_t n, unsigned numWarps) {
+  unsigned rowWarps = largestPow2Dividing(std::max<int64_t>(m / chip.mmaM, 1),
+                                          numWarps);
+  unsigned colWarps = numWarps / rowWarps;
+  return MmaAttr::get(ctx, chip.mmaKind, {chip.mmaM, chip.mmaN, chip.mmaK},
+                      {rowWarps, colWarps});
+}

@@ -1,0 +1,25 @@
+//===- LayoutChoice.h - Default layouts for tiles on a chip -----*- C++ -*-===//
+
+#ifndef MLA_LIB_DIALECT_TILEGPU_TRANSFORMS_LAYOUTCHOICE_H
+#define MLA_LIB_DIALECT_TILEGPU_TRANSFORMS_LAYOUTCHOICE_H
+
+#include "mla/Dialect/TileGPU/IR/ChipInfo.h"
+
+namespace mla::tilegpu {
+
+/// A blocked layout for a tile of `shape` and `elementBits`-bit elements
+/// whose dimension `contiguousDim` is contiguous in memory: 16 bytes per
+/// lane along it where the shape allows, lanes then warps spread over the
+/// tile from the contiguous dimension outwards.
+BlockedAttr chooseBlocked(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
+                          unsigned elementBits, unsigned contiguousDim,
+                          unsigned waveSize, unsigned numWarps);
+
+/// The matrix-core result layout for an [m, n] product on `chip`: warps
+/// split the rows as far as they go, then the columns.
+MmaAttr chooseMma(mlir::MLIRContext *ctx, const ChipInfo &chip, int64_t m,
+                  int64_t n, unsigned numWarps);
+
+} // namespace mla::tilegpu
+
+#endif // MLA_LIB_DIALECT_TILEGPU_TRANSFORMS_LAYOUTCHOICE_H
