@@ -1,6 +1,7 @@
 //===- Manifest.cpp - The kernel manifest next to each binary -------------===//
 
 #include "mla/Target/Manifest.h"
+#include "mla/Target/GpuCodegen.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 
 using namespace mlir;
@@ -73,4 +74,32 @@ llvm::json::Value mla::buildManifest(ModuleOp module, const TargetInfo &target,
   return llvm::json::Object{{"target", target.name.str()},
                             {"binary", binaryName.str()},
                             {"kernels", std::move(kernels)}};
+}
+
+void mla::addKernelResources(llvm::json::Value &manifest,
+                             llvm::ArrayRef<KernelResources> resources) {
+  llvm::json::Array *kernels = manifest.getAsObject()->getArray("kernels");
+  for (llvm::json::Value &entry : *kernels) {
+    llvm::json::Object &kernel = *entry.getAsObject();
+    std::optional<llvm::StringRef> symbol = kernel.getString("symbol");
+    const KernelResources *found = nullptr;
+    for (const KernelResources &r : resources)
+      if (symbol && r.symbol == *symbol)
+        found = &r;
+    if (!found)
+      continue;
+    kernel["workgroup_size"] = llvm::json::Array{found->maxWorkgroupSize, 1, 1};
+    kernel["lds_bytes"] = found->ldsBytes;
+    kernel["registers"] = found->vgprs + found->agprs;
+    kernel["spills"] = found->vgprSpills + found->sgprSpills;
+    kernel["resources"] = llvm::json::Object{
+        {"vgprs", found->vgprs},
+        {"agprs", found->agprs},
+        {"sgprs", found->sgprs},
+        {"scratch_bytes", found->scratchBytes},
+        {"vgpr_spills", found->vgprSpills},
+        {"sgpr_spills", found->sgprSpills},
+        {"wave_size", found->waveSize},
+    };
+  }
 }

@@ -11,9 +11,9 @@ llvm::ArrayRef<TargetInfo> mla::getTargets() {
       {"host", TargetKind::Host, "x86_64-unknown-linux-gnu", "x86-64", "",
        /*hasLowering=*/true},
       {"gfx950", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx950", "",
-       /*hasLowering=*/false},
+       /*hasLowering=*/true},
       {"gfx942", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx942", "",
-       /*hasLowering=*/false},
+       /*hasLowering=*/true},
       {"sm_90", TargetKind::NVPTX, "nvptx64-nvidia-cuda", "sm_90", "+ptx80",
        /*hasLowering=*/false},
   };

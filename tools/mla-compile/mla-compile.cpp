@@ -11,6 +11,7 @@
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/InitAll.h"
 #include "mla/Pipelines/Pipelines.h"
+#include "mla/Target/GpuCodegen.h"
 #include "mla/Target/LLVMCodegen.h"
 #include "mla/Target/Manifest.h"
 #include "mla/Target/TargetInfo.h"
@@ -69,8 +70,7 @@ static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path) {
 }
 
 static int writeBinary(const TargetInfo &target, llvm::TargetMachine &machine,
-                       llvm::Module &llvmModule,
-                       const llvm::json::Value &manifest) {
+                       llvm::Module &llvmModule, llvm::json::Value &manifest) {
   // Object to a temporary, link into a temporary next to the output, then
   // rename both the binary and the manifest into place.
   llvm::SmallString<128> objectPath, binaryTemp, manifestTemp;
@@ -91,6 +91,9 @@ static int writeBinary(const TargetInfo &target, llvm::TargetMachine &machine,
   std::string error;
   if (failed(linkSharedObject(target, objectPath, binaryTemp, error)))
     return fail("linking " + outputFile + ": " + error);
+  if (target.kind == TargetKind::AMDGPU &&
+      failed(inspectCodeObject(binaryTemp, manifest, error)))
+    return fail(outputFile + ": " + error);
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(manifestTemp, ec);
@@ -160,7 +163,13 @@ int main(int argc, char **argv) {
     kernels.push_back(kernel.getSymName().str());
 
   PassManager pm(&context);
-  buildHostPipeline(pm);
+  if (target->kind == TargetKind::Host) {
+    buildHostPipeline(pm);
+  } else {
+    GpuPipelineOptions options;
+    options.chip = target->name.str();
+    buildTileToGpuLLVMPipeline(pm, options);
+  }
   if (failed(pm.run(*module)))
     return 1;
 
@@ -179,7 +188,9 @@ int main(int argc, char **argv) {
     return fail(error);
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateAndOptimize(*module, llvmContext, *machine, kernels);
+      target->kind == TargetKind::Host
+          ? translateAndOptimize(*module, llvmContext, *machine, kernels)
+          : translateGpuKernels(*module, llvmContext, *machine);
   if (!llvmModule)
     return 1;
 

@@ -16,6 +16,14 @@ namespace mla {
 llvm::json::Value buildManifest(mlir::ModuleOp module, const TargetInfo &target,
                                 llvm::StringRef binaryName);
 
+struct KernelResources;
+
+/// Fills each kernel's workgroup size, LDS bytes, register and spill counts
+/// of `manifest` from what the backend reported; `resources` names the
+/// kernels by symbol.
+void addKernelResources(llvm::json::Value &manifest,
+                        llvm::ArrayRef<KernelResources> resources);
+
 } // namespace mla
 
 #endif // MLA_TARGET_MANIFEST_H
