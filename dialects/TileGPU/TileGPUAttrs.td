@@ -148,6 +148,35 @@ def TileGPU_SliceAttr : TileGPU_LayoutAttr<"Slice", "slice"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Linear
+//===----------------------------------------------------------------------===//
+
+def TileGPU_LinearAttr : TileGPU_LayoutAttr<"Linear", "linear"> {
+  let summary = "any lane map, spelled out digit by digit";
+  let description = [{
+    The layout for tiles whose map no named layout describes, such as the
+    E8M0 scales of an MX tile (one per 32 elements of its dequantized
+    result's lanes): the digits of the register, lane and warp indices,
+    least significant first, each moving one dimension by a stride or
+    nothing (`*`, a replica).
+
+    ```mlir
+    #tilegpu.linear<[lane 2 -> d1 x1, lane 32 -> d0 x1, warp 4 -> *,
+                     reg 9 -> d1 x2]>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$digits);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The digits as lane factors.
+    ::llvm::SmallVector<::mla::tilegpu::LaneFactor> getFactors() const;
+    static LinearAttr get(::mlir::MLIRContext *ctx,
+                          ::llvm::ArrayRef<::mla::tilegpu::LaneFactor> factors);
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Shared memory
 //===----------------------------------------------------------------------===//
 

@@ -78,9 +78,12 @@ public:
                    Value numBytes) const override {
     Value offset = outOfRangeUnless(b, loc, byteOffset, valid, numBytes);
     Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
-    return ROCDL::RawPtrBufferLoadOp::create(b, loc, type, resource, offset,
-                                             zero, zero, ArrayAttr(),
-                                             ArrayAttr(), ArrayAttr());
+    Type moved = transferType(b, type);
+    Value value = ROCDL::RawPtrBufferLoadOp::create(
+        b, loc, moved, resource, offset, zero, zero, ArrayAttr(), ArrayAttr(),
+        ArrayAttr());
+    return moved == type ? value
+                         : LLVM::BitcastOp::create(b, loc, type, value);
   }
 
   void storeGlobal(OpBuilder &b, Location loc, Value value, Value resource,
@@ -88,12 +91,28 @@ public:
                    Value numBytes) const override {
     Value offset = outOfRangeUnless(b, loc, byteOffset, valid, numBytes);
     Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+    Type moved = transferType(b, value.getType());
+    if (moved != value.getType())
+      value = LLVM::BitcastOp::create(b, loc, moved, value);
     ROCDL::RawPtrBufferStoreOp::create(b, loc, value, resource, offset, zero,
                                        zero, ArrayAttr(), ArrayAttr(),
                                        ArrayAttr());
   }
 
 private:
+  /// The type a buffer instruction moves `type` as: vectors of narrow
+  /// elements as whole dwords (or one short), which every chip selects.
+  static Type transferType(OpBuilder &b, Type type) {
+    auto vec = dyn_cast<VectorType>(type);
+    if (!vec || vec.getElementTypeBitWidth() >= 32)
+      return type;
+    int64_t bits = vec.getNumElements() * vec.getElementTypeBitWidth();
+    if (bits % 32 == 0)
+      return bits == 32 ? Type(b.getI32Type())
+                        : Type(VectorType::get({bits / 32}, b.getI32Type()));
+    return b.getIntegerType(bits);
+  }
+
   /// An invalid access is moved past the descriptor's bound, where loads
   /// read zero and stores are dropped.
   static Value outOfRangeUnless(OpBuilder &b, Location loc, Value offset,

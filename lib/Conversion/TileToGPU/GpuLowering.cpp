@@ -55,12 +55,44 @@ GpuTypeConverter::GpuTypeConverter(MLIRContext *ctx) {
   addTargetMaterialization(cast);
 }
 
+/// Float types LLVM has no type for.
+static bool isNarrowFloat(Type type) {
+  auto f = dyn_cast<FloatType>(type);
+  return f && f.getWidth() < 16;
+}
+
 Type mla::gpu::memoryType(Type elementType) {
+  MLIRContext *ctx = elementType.getContext();
   if (elementType.isInteger(1))
-    return IntegerType::get(elementType.getContext(), 8);
+    return IntegerType::get(ctx, 8);
   if (elementType.isIndex())
-    return IntegerType::get(elementType.getContext(), 64);
+    return IntegerType::get(ctx, 64);
+  if (isNarrowFloat(elementType))
+    return IntegerType::get(ctx, elementType.getIntOrFloatBitWidth());
   return elementType;
+}
+
+Value mla::gpu::toMemory(OpBuilder &b, Location loc, Value v) {
+  Type type = v.getType();
+  Type stored = memoryType(type);
+  if (type.isInteger(1))
+    return arith::ExtUIOp::create(b, loc, stored, v);
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, stored, v);
+  if (isNarrowFloat(type))
+    return arith::BitcastOp::create(b, loc, stored, v);
+  return v;
+}
+
+Value mla::gpu::fromMemory(OpBuilder &b, Location loc, Value stored,
+                           Type elementType) {
+  if (elementType.isInteger(1))
+    return arith::TruncIOp::create(b, loc, elementType, stored);
+  if (elementType.isIndex())
+    return arith::IndexCastOp::create(b, loc, elementType, stored);
+  if (isNarrowFloat(elementType))
+    return arith::BitcastOp::create(b, loc, elementType, stored);
+  return stored;
 }
 
 int64_t mla::gpu::memoryBytes(Type elementType) {
@@ -244,20 +276,6 @@ Value mla::gpu::exchangeThroughLds(OpBuilder &b, Location loc,
   Type stored = memoryType(elementType);
   int64_t bytes = memoryBytes(elementType);
   int64_t maxRun = std::max<int64_t>(1, 16 / bytes);
-  auto toMemory = [&](Value v) -> Value {
-    if (elementType.isInteger(1))
-      return arith::ExtUIOp::create(b, loc, stored, v);
-    if (elementType.isIndex())
-      return arith::IndexCastOp::create(b, loc, stored, v);
-    return v;
-  };
-  auto fromMemory = [&](Value v) -> Value {
-    if (elementType.isInteger(1))
-      return arith::TruncIOp::create(b, loc, elementType, v);
-    if (elementType.isIndex())
-      return arith::IndexCastOp::create(b, loc, elementType, v);
-    return v;
-  };
   auto address = [&](Value linear) {
     Value offset = arith::MulIOp::create(b, loc, linear, indexConst(b, loc, bytes));
     return ldsAddress(b, loc, ids, toI32(b, loc, offset));
@@ -276,7 +294,7 @@ Value mla::gpu::exchangeThroughLds(OpBuilder &b, Location loc,
                  SmallVector<Value> elements;
                  for (int64_t i = 0; i < count; ++i)
                    elements.push_back(
-                       toMemory(getRegister(b, loc, regs, reg + i)));
+                       toMemory(b, loc, getRegister(b, loc, regs, reg + i)));
                  Value value =
                      count == 1
                          ? elements.front()
@@ -300,7 +318,8 @@ Value mla::gpu::exchangeThroughLds(OpBuilder &b, Location loc,
                                                   /*alignment=*/bytes * count);
                for (int64_t i = 0; i < count; ++i)
                  elements[reg + i] = fromMemory(
-                     count == 1 ? value : getRegister(b, loc, value, i));
+                     b, loc, count == 1 ? value : getRegister(b, loc, value, i),
+                     elementType);
              });
   return makeRegisters(b, loc, resultType, elements);
 }

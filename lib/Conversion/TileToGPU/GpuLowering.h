@@ -91,8 +91,13 @@ mlir::Value getRegisters(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value vec, int64_t offset, int64_t count);
 
 /// The element type a tile element is stored as in memory: i1 as i8,
-/// index as i64; the rest as is.
+/// index as i64, fp8/fp4/E8M0 as integers of their width (LLVM has no such
+/// types); the rest as is.
 mlir::Type memoryType(mlir::Type elementType);
+/// A register element in its memory form, and back.
+mlir::Value toMemory(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+mlir::Value fromMemory(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value stored, mlir::Type elementType);
 /// Bytes of one element in memory.
 int64_t memoryBytes(mlir::Type elementType);
 

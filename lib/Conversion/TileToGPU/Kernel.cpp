@@ -64,11 +64,7 @@ struct LoadScalarLowering : OpConversionPattern<tile::LoadScalarOp> {
                                         adaptor.getPtr(), ValueRange{index});
     Value value = LLVM::LoadOp::create(rewriter, loc, element, address,
                                        memoryBytes(op.getType()));
-    if (op.getType().isInteger(1))
-      value = arith::TruncIOp::create(rewriter, loc, op.getType(), value);
-    else if (op.getType().isIndex())
-      value = arith::IndexCastOp::create(rewriter, loc, op.getType(), value);
-    rewriter.replaceOp(op, value);
+    rewriter.replaceOp(op, fromMemory(rewriter, loc, value, op.getType()));
     return success();
   }
 };

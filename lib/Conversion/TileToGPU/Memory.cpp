@@ -266,14 +266,10 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
           state.target.loadGlobal(rewriter, loc, type, access.resource, offset,
                                   anyOf(rewriter, loc, valid), access.numBytes);
       for (int64_t i = 0; i < access.run; ++i) {
-        Value element =
-            access.run == 1 ? loaded : getRegister(rewriter, loc, loaded, i);
-        if (tile.getElementType().isInteger(1))
-          element = arith::TruncIOp::create(rewriter, loc,
-                                            rewriter.getI1Type(), element);
-        else if (tile.getElementType().isIndex())
-          element = arith::IndexCastOp::create(rewriter, loc,
-                                               rewriter.getIndexType(), element);
+        Value element = fromMemory(
+            rewriter, loc,
+            access.run == 1 ? loaded : getRegister(rewriter, loc, loaded, i),
+            tile.getElementType());
         elements[r + i] =
             arith::SelectOp::create(rewriter, loc, valid[i], element, pad);
       }
@@ -307,13 +303,6 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
     Value first = isFirstCopy(rewriter, loc, access.map, state.idsFor(op));
     Type stored = memoryType(access.element);
 
-    auto toMemory = [&](Value v) -> Value {
-      if (tile.getElementType().isInteger(1))
-        return arith::ExtUIOp::create(rewriter, loc, stored, v);
-      if (tile.getElementType().isIndex())
-        return arith::IndexCastOp::create(rewriter, loc, stored, v);
-      return v;
-    };
     for (int64_t r = 0; r < access.map.numRegisters(); r += access.run) {
       if (!access.map.isOwner(HwDim::Register, r))
         continue;
@@ -323,7 +312,8 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
           v = arith::AndIOp::create(rewriter, loc, v, first);
       SmallVector<Value> elements;
       for (int64_t i = 0; i < access.run; ++i)
-        elements.push_back(toMemory(getRegister(rewriter, loc, regs, r + i)));
+        elements.push_back(
+            toMemory(rewriter, loc, getRegister(rewriter, loc, regs, r + i)));
       if (access.run == 1) {
         state.target.storeGlobal(rewriter, loc, elements.front(),
                                  access.resource, offset, valid.front(),

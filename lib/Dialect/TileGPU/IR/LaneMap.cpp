@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -126,6 +127,53 @@ LaneMap LaneMap::reduced(int64_t dim) const {
     newFactors.push_back(f);
   }
   return LaneMap(newShape, newFactors);
+}
+
+mlir::FailureOr<LaneMap> LaneMap::coarsened(int64_t dim, int64_t block) const {
+  if (shape[dim] % block != 0)
+    return mlir::failure();
+  // The digits of `dim`, by stride, must count 0, 1, 2, ... without gaps.
+  llvm::SmallVector<LaneFactor> along;
+  for (const LaneFactor &f : factors)
+    if (f.dim == dim)
+      along.push_back(f);
+  llvm::sort(along, [](const LaneFactor &a, const LaneFactor &b) {
+    return a.stride < b.stride;
+  });
+  int64_t expected = 1;
+  for (const LaneFactor &f : along) {
+    if (f.stride != expected)
+      return mlir::failure();
+    expected *= f.size;
+  }
+
+  llvm::SmallVector<LaneFactor> result;
+  for (const LaneFactor &f : factors) {
+    if (f.dim != dim) {
+      result.push_back(f);
+      continue;
+    }
+    if (f.stride * f.size <= block) {
+      if (f.hw != HwDim::Register)
+        result.push_back({f.hw, f.size, LaneFactor::kReplicated, 0});
+      continue;
+    }
+    if (f.stride >= block) {
+      if (f.stride % block != 0)
+        return mlir::failure();
+      result.push_back({f.hw, f.size, dim, f.stride / block});
+      continue;
+    }
+    int64_t inner = block / f.stride;
+    if (block % f.stride != 0 || f.size % inner != 0)
+      return mlir::failure();
+    if (f.hw != HwDim::Register)
+      result.push_back({f.hw, inner, LaneFactor::kReplicated, 0});
+    result.push_back({f.hw, f.size / inner, dim, 1});
+  }
+  llvm::SmallVector<int64_t> newShape(shape);
+  newShape[dim] /= block;
+  return LaneMap(newShape, result);
 }
 
 LaneMap LaneMap::permuted(llvm::ArrayRef<int64_t> perm) const {

@@ -378,6 +378,95 @@ unsigned SliceAttr::getNumWarps() const {
 }
 
 //===----------------------------------------------------------------------===//
+// LinearAttr
+//===----------------------------------------------------------------------===//
+
+// Digits are stored flat as (hardware index, size, dim, stride) quadruples.
+
+SmallVector<LaneFactor> LinearAttr::getFactors() const {
+  SmallVector<LaneFactor> factors;
+  ArrayRef<int64_t> d = getDigits();
+  for (size_t i = 0; i + 3 < d.size(); i += 4)
+    factors.push_back({static_cast<HwDim>(d[i]), d[i + 1], d[i + 2], d[i + 3]});
+  return factors;
+}
+
+LinearAttr LinearAttr::get(MLIRContext *ctx, ArrayRef<LaneFactor> factors) {
+  SmallVector<int64_t> digits;
+  for (const LaneFactor &f : factors)
+    digits.append({static_cast<int64_t>(f.hw), f.size, f.dim,
+                   f.isReplicated() ? 0 : f.stride});
+  return get(ctx, digits);
+}
+
+LogicalResult LinearAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> digits) {
+  if (digits.size() % 4 != 0)
+    return emitError() << "linear layout digits come in quadruples";
+  for (size_t i = 0; i < digits.size(); i += 4)
+    if (digits[i] < 0 || digits[i] > 2 || digits[i + 1] < 1 ||
+        digits[i + 2] < LaneFactor::kReplicated || digits[i + 3] < 0)
+      return emitError() << "malformed linear layout digit";
+  return success();
+}
+
+FailureOr<LaneMap> LinearAttr::getLaneMap(ArrayRef<int64_t> shape,
+                                          std::string *why) const {
+  LaneMap map(shape, getFactors());
+  if (!map.isValid(why))
+    return failure();
+  return map;
+}
+
+unsigned LinearAttr::getWaveSize() const {
+  return LaneMap({}, getFactors()).numLanes();
+}
+unsigned LinearAttr::getNumWarps() const {
+  return LaneMap({}, getFactors()).numWarps();
+}
+
+Attribute LinearAttr::parse(AsmParser &parser, Type) {
+  SmallVector<LaneFactor> factors;
+  auto parseDigit = [&]() -> ParseResult {
+    StringRef hw;
+    int64_t size;
+    if (parser.parseKeyword(&hw) || parser.parseInteger(size) ||
+        parser.parseArrow())
+      return failure();
+    LaneFactor f{HwDim::Register, size, LaneFactor::kReplicated, 0};
+    if (hw == "lane")
+      f.hw = HwDim::Lane;
+    else if (hw == "warp")
+      f.hw = HwDim::Warp;
+    else if (hw != "reg")
+      return parser.emitError(parser.getCurrentLocation(),
+                              "expected reg, lane or warp");
+    if (succeeded(parser.parseOptionalStar())) {
+      factors.push_back(f);
+      return success();
+    }
+    StringRef dim, stride;
+    if (parser.parseKeyword(&dim) || parser.parseKeyword(&stride) ||
+        !dim.consume_front("d") || !stride.consume_front("x") ||
+        dim.getAsInteger(10, f.dim) || stride.getAsInteger(10, f.stride))
+      return parser.emitError(parser.getCurrentLocation(),
+                              "expected `dN xS` or `*`");
+    factors.push_back(f);
+    return success();
+  };
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     parseDigit) ||
+      parser.parseGreater())
+    return {};
+  return LinearAttr::get(parser.getContext(), factors);
+}
+
+void LinearAttr::print(AsmPrinter &printer) const {
+  printer << "<[" << LaneMap({}, getFactors()).str() << "]>";
+}
+
+//===----------------------------------------------------------------------===//
 // SharedAttr
 //===----------------------------------------------------------------------===//
 
@@ -419,6 +508,7 @@ MLA_TILEGPU_VERIFY_ENCODING(BlockedAttr)
 MLA_TILEGPU_VERIFY_ENCODING(MmaAttr)
 MLA_TILEGPU_VERIFY_ENCODING(DotOperandAttr)
 MLA_TILEGPU_VERIFY_ENCODING(SliceAttr)
+MLA_TILEGPU_VERIFY_ENCODING(LinearAttr)
 #undef MLA_TILEGPU_VERIFY_ENCODING
 
 //===----------------------------------------------------------------------===//

@@ -27,6 +27,8 @@ struct TileGPUAsmInterface : OpAsmDialectInterface {
       os << "dot_op";
     else if (isa<SliceAttr>(attr))
       os << "slice";
+    else if (isa<LinearAttr>(attr))
+      os << "linear";
     else if (isa<SharedAttr>(attr))
       os << "shared";
     else

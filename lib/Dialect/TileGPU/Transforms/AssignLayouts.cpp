@@ -188,6 +188,25 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
     return {};
   if (auto load = dyn_cast<tile::LoadOp>(op))
     return {defaultBlocked(load.getType()), 1};
+  if (auto dequant = dyn_cast<tile::DequantMxOp>(op)) {
+    // Dequantize where the packed bytes were loaded: each lane expands its
+    // own bytes (two fp4 values each) without moving them.
+    RankedTensorType type = dequant.getType();
+    auto packed = dyn_cast_if_present<BlockedAttr>(
+        anchorLayout(dequant.getPacked()).first);
+    if (packed) {
+      SmallVector<unsigned> perThread(packed.getSizePerThread());
+      if (dequant.getPacked().getType().getElementType().isInteger(8))
+        perThread.back() *= 2;
+      auto layout = BlockedAttr::get(ctx, perThread, packed.getThreadsPerWarp(),
+                                     packed.getWarpsPerCTA(),
+                                     packed.getOrder());
+      std::string why;
+      if (succeeded(layout.getLaneMap(type.getShape(), &why)))
+        return {layout, 1};
+    }
+    return {defaultBlocked(type), 1};
+  }
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
     RankedTensorType type = dot.getType();
     return {chooseMma(ctx, chip, type.getDimSize(0), type.getDimSize(1),
@@ -373,6 +392,29 @@ LogicalResult LayoutAssigner::rewrite() {
         in = SliceAttr::get(ctx, d, in);
       broadcast.getInputMutable().assign(
           convertTo(b, loc, broadcast.getInput(), in));
+      return WalkResult::advance();
+    }
+    if (auto dequant = dyn_cast<tile::DequantMxOp>(op)) {
+      // The packed bytes and the scales of each element in its own lane.
+      RankedTensorType type = dequant.getType();
+      LaneMap map = getLaneMap(type);
+      int64_t last = type.getRank() - 1;
+      bool fp4 = dequant.getPacked().getType().getElementType().isInteger(8);
+      FailureOr<LaneMap> packed = fp4 ? map.coarsened(last, 2) : map;
+      FailureOr<LaneMap> scales = map.coarsened(last, 32);
+      if (failed(packed) || failed(scales))
+        return op->emitOpError("cannot place the packed values and scales "
+                               "of layout ")
+               << type.getEncoding() << " in the lanes of their elements";
+      auto place = [&](OpOperand &operand, const LaneMap &required) {
+        RankedTensorType current = tileType(operand.get());
+        if (getLaneMap(current) == required)
+          return;
+        operand.set(convertTo(b, loc, operand.get(),
+                              LinearAttr::get(ctx, required.getFactors())));
+      };
+      place(dequant.getPackedMutable(), *packed);
+      place(dequant.getScalesMutable(), *scales);
       return WalkResult::advance();
     }
     auto fixMask = [&](Value tile, OpOperand &mask) {

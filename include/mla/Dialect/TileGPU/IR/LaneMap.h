@@ -80,6 +80,12 @@ public:
   /// The map of the tile with dimension `dim` reduced away: register digits
   /// of `dim` disappear, lane and warp digits of `dim` become replicated.
   LaneMap reduced(int64_t dim) const;
+  /// The map of a tile whose element c along `dim` stands for elements
+  /// [c * block, (c + 1) * block) of this one (an MX scale per 32 values,
+  /// a byte per two fp4 values): digits inside a block disappear
+  /// (registers) or hold replicas (lanes, warps). Fails unless the digits
+  /// of `dim` form one mixed-radix number whose steps align with `block`.
+  mlir::FailureOr<LaneMap> coarsened(int64_t dim, int64_t block) const;
   /// The map with dimensions permuted: result dim i is input dim perm[i].
   LaneMap permuted(llvm::ArrayRef<int64_t> perm) const;
   bool operator==(const LaneMap &other) const {
