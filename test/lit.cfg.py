@@ -30,7 +30,8 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.mla_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
     ["mla-opt", "mla-compile", "mla-run", "mla-runtime-tests"], tool_dirs)
-llvm_config.add_tool_substitutions(["FileCheck", "count", "not", "llvm-nm"],
+llvm_config.add_tool_substitutions(["FileCheck", "count", "not", "llvm-nm", "llvm-objdump",
+                                    "llvm-readelf"],
                                    [config.llvm_tools_dir])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mla_tools_dir, append_path=True)

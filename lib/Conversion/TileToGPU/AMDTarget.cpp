@@ -54,6 +54,17 @@ public:
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), size);
   }
 
+  bool hasMma(MmaAttr mma, Type element) const override {
+    if (mma.getKind() != MmaKind::mfma || (!element.isBF16() && !element.isF16()))
+      return false;
+    unsigned m = mma.getInstrM(), k = mma.getInstrK();
+    // CDNA3 has the K = 16 (16x16) and K = 8 (32x32) shapes; CDNA4 adds
+    // twice the K.
+    bool base = (m == 16 && k == 16) || (m == 32 && k == 8);
+    bool doubled = (m == 16 && k == 32) || (m == 32 && k == 16);
+    return base || (doubled && info.family == ChipFamily::CDNA4);
+  }
+
   Value mma(OpBuilder &b, Location loc, MmaAttr mma, Value a, Value bv,
             Value acc) const override {
     return amdgpu::MFMAOp::create(b, loc, acc.getType(), mma.getInstrM(),

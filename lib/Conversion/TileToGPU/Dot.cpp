@@ -72,10 +72,12 @@ struct DotLowering : OpConversionPattern<tile::DotOp> {
       return op.emitOpError("needs a matrix-core result layout and the "
                             "matching operand layouts");
     Type element = op.getLhs().getType().getElementType();
-    if (!element.isBF16() && !element.isF16())
-      return op.emitOpError("matrix cores take bf16 or f16 operands here, "
-                            "got ")
-             << element;
+    if (!state.target.hasMma(mma, element))
+      return op.emitOpError()
+             << state.target.chip().name << " has no "
+             << stringifyMmaKind(mma.getKind()) << " instruction of "
+             << mma.getInstrM() << "x" << mma.getInstrN() << "x"
+             << mma.getInstrK() << " for " << element << " operands";
     Location loc = op.getLoc();
     LaneMap aMap = getLaneMap(op.getLhs().getType());
     LaneMap bMap = getLaneMap(op.getRhs().getType());

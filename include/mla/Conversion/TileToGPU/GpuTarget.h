@@ -41,6 +41,10 @@ public:
   virtual mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value value, unsigned mask) const;
 
+  /// Whether the chip has the instructions of `mma` for operands of
+  /// `element`.
+  virtual bool hasMma(tilegpu::MmaAttr mma, mlir::Type element) const = 0;
+
   /// One matrix-core instruction: `acc + a * b` for the operand and
   /// accumulator registers of one lane, laid out as `mma` says.
   virtual mlir::Value mma(mlir::OpBuilder &b, mlir::Location loc,

@@ -14,7 +14,12 @@ using namespace mla::tilegpu;
 
 LaneMap::LaneMap(llvm::ArrayRef<int64_t> shape,
                  llvm::ArrayRef<LaneFactor> factors)
-    : shape(shape), factors(factors) {}
+    : shape(shape) {
+  // A digit of one value moves nothing.
+  for (const LaneFactor &f : factors)
+    if (f.size != 1)
+      this->factors.push_back(f);
+}
 
 int64_t LaneMap::count(HwDim hw) const {
   int64_t n = 1;

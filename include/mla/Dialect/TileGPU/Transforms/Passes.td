@@ -49,4 +49,15 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mla::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUPrintLaneMaps : Pass<"tilegpu-print-lane-maps"> {
+  let summary = "Report the lane map of every tile result with a layout";
+  let description = [{
+    For reading and testing layouts: each op whose results carry a
+    distributed layout gets a remark listing, per result, the digits of its
+    lane map (`reg 4 -> d0 x1, lane 16 -> d1 x1, ...`: register, lane and
+    warp digits, least significant first, each moving a tile dimension by a
+    stride, or `*` for a replica).
+  }];
+}
+
 #endif // MLA_TILEGPU_TRANSFORMS_PASSES_TD

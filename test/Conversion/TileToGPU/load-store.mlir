@@ -1,0 +1,41 @@
+// RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx950 | FileCheck %s
+// RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx942 | FileCheck %s
+
+// Each lane moves its 4 consecutive f32 (16 bytes) with one buffer load
+// whose descriptor bounds the view; positions outside the view or the mask
+// take the padding value; a row past the view's end is moved out of the
+// descriptor's range. Stores of whole vectors are guarded as one.
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]>
+#slice = #tilegpu.slice<dim = 1, parent = #blocked>
+// CHECK: gpu.module @kernels
+// CHECK-LABEL: gpu.func @copy
+// CHECK-SAME: (%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32) kernel
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK: gpu.thread_id x
+// CHECK: rocdl.readfirstlane
+// CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %{{.*}} : <1> to <8>
+// CHECK: %[[V:.*]] = rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}} : vector<4xf32>
+// CHECK: vector.extract %[[V]][0]
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK: rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}} : vector<4xf32>
+// CHECK-NOT: rocdl.raw.ptr.buffer.load
+// CHECK: scf.if
+// CHECK: rocdl.raw.ptr.buffer.store %{{.*}} : vector<4xf32>
+// CHECK: } else {
+// CHECK-COUNT-4: rocdl.raw.ptr.buffer.store %{{.*}} : f32
+// CHECK: gpu.return
+tile.kernel @copy(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %rows: i32)
+    attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %n = arith.index_cast %rows : i32 to index
+  %neg = arith.constant -1.0 : f32
+  %in = tile.view %x sizes [%n, 200] strides [200, 1] : !tile.ptr<f32> -> !tile.view<?x200xf32>
+  %keys = tile.range : tensor<8xindex, #slice>
+  %limit = tile.splat %n : tensor<8xindex, #slice>
+  %valid = arith.cmpi slt, %keys, %limit : tensor<8xindex, #slice>
+  %t = tile.load %in[%c0, %c0] mask %valid : tensor<8xi1, #slice> pad %neg
+      : !tile.view<?x200xf32> -> tensor<8x256xf32, #blocked>
+  %out = tile.view %y sizes [%n, 200] strides [200, 1] : !tile.ptr<f32> -> !tile.view<?x200xf32>
+  tile.store %t, %out[%c0, %c0] : tensor<8x256xf32, #blocked>, !tile.view<?x200xf32>
+  tile.return
+}

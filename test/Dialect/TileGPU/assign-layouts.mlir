@@ -1,0 +1,111 @@
+// RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx950 -split-input-file | FileCheck %s --check-prefixes=CHECK,GFX950
+// RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx942 -split-input-file | FileCheck %s --check-prefixes=CHECK,GFX942
+// RUN: mla-opt %s --tilegpu-assign-layouts=chip=sm_90 -split-input-file | FileCheck %s --check-prefixes=CHECK,SM90
+
+// A load moves 16 bytes per lane along its contiguous dimension; the row
+// reduction's result is the slice of the tile's layout and broadcasting it
+// back needs no conversion.
+// GFX950-DAG: #[[$B:.*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]>
+// GFX942-DAG: #[[$B:.*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]>
+// SM90-DAG: #[[$B:.*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-DAG: #[[$S:.*]] = #tilegpu.slice<dim = 1, parent = #[[$B]]>
+// CHECK-LABEL: tile.kernel @softmax
+// CHECK-SAME: tilegpu.num_warps = 4
+// CHECK: %[[T:.*]] = tile.load {{.*}} -> tensor<16x256xf32, #[[$B]]>
+// CHECK: %[[M:.*]] = tile.reduce max %[[T]] dim 1 : tensor<16x256xf32, #[[$B]]> -> tensor<16xf32, #[[$S]]>
+// CHECK: tile.broadcast %[[M]] dims [1] : tensor<16xf32, #[[$S]]> -> tensor<16x256xf32, #[[$B]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.store
+tile.kernel @softmax(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %in = tile.view %x sizes [16, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<16x256xf32>
+  %t = tile.load %in[%c0, %c0] : !tile.view<16x256xf32> -> tensor<16x256xf32>
+  %max = tile.reduce max %t dim 1 : tensor<16x256xf32> -> tensor<16xf32>
+  %max_b = tile.broadcast %max dims [1] : tensor<16xf32> -> tensor<16x256xf32>
+  %d = arith.subf %t, %max_b : tensor<16x256xf32>
+  %out = tile.view %y sizes [16, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<16x256xf32>
+  tile.store %d, %out[%c0, %c0] : tensor<16x256xf32>, !tile.view<16x256xf32>
+  tile.return
+}
+
+// -----
+
+// A product: the chip's matrix-core layout, its operand layouts (each
+// operand converted once), the accumulator carried by the loop in the
+// result layout; the zero accumulator is made directly in it.
+// GFX950-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [4, 1]>
+// GFX942-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 16], warpsPerCTA = [4, 1]>
+// SM90-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>
+// CHECK-DAG: #[[$A:.*]] = #tilegpu.dot_operand<opIdx = 0, parent = #[[$MMA]]>
+// CHECK-DAG: #[[$BOP:.*]] = #tilegpu.dot_operand<opIdx = 1, parent = #[[$MMA]]>
+// CHECK-LABEL: tile.kernel @gemm
+// CHECK: %[[ZERO:.*]] = tile.splat %{{.*}} : tensor<64x64xf32, #[[$MMA]]>
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (tensor<64x64xf32, #[[$MMA]]>)
+// CHECK: %[[LA:.*]] = tile.load
+// CHECK: %[[LB:.*]] = tile.load
+// CHECK: %[[CA:.*]] = tilegpu.convert_layout %[[LA]] : tensor<64x32xbf16, #{{.*}}> -> tensor<64x32xbf16, #[[$A]]>
+// CHECK: %[[CB:.*]] = tilegpu.convert_layout %[[LB]] : tensor<32x64xbf16, #{{.*}}> -> tensor<32x64xbf16, #[[$BOP]]>
+// CHECK: tile.dot %[[CA]], %[[CB]], %[[ACC]] : tensor<64x32xbf16, #[[$A]]>, tensor<32x64xbf16, #[[$BOP]]> -> tensor<64x64xf32, #[[$MMA]]>
+// CHECK: tile.store {{.*}} : tensor<64x64xf32, #[[$MMA]]>
+tile.kernel @gemm(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>, %k: i32) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %depth = arith.index_cast %k : i32 to index
+  %av = tile.view %a sizes [64, %depth] strides [%depth, 1] : !tile.ptr<bf16> -> !tile.view<64x?xbf16>
+  %bv = tile.view %b sizes [%depth, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<?x64xbf16>
+  %zero = arith.constant 0.0 : f32
+  %acc0 = tile.splat %zero : tensor<64x64xf32>
+  %acc = scf.for %kk = %c0 to %depth step %c32 iter_args(%acc_i = %acc0) -> tensor<64x64xf32> {
+    %at = tile.load %av[%c0, %kk] : !tile.view<64x?xbf16> -> tensor<64x32xbf16>
+    %bt = tile.load %bv[%kk, %c0] : !tile.view<?x64xbf16> -> tensor<32x64xbf16>
+    %next = tile.dot %at, %bt, %acc_i : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  %cv = tile.view %c sizes [64, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<64x64xf32>
+  tile.store %acc, %cv[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
+  tile.return
+}
+
+// -----
+
+// Waves per program come from the kernel's launch key.
+// GFX950-DAG: #{{.*}} = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 16], warpsPerCTA = [8, 1], order = [1, 0]>
+// CHECK-LABEL: tile.kernel @waves
+// CHECK-SAME: tilegpu.num_warps = 8
+tile.kernel @waves(%x: !tile.ptr<f32>) attributes {tile.launch = {grid = [1, 1, 1], waves = 8 : i64}} {
+  %c0 = arith.constant 0 : index
+  %v = tile.view %x sizes [64, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<64x64xf32>
+  %t = tile.load %v[%c0, %c0] : !tile.view<64x64xf32> -> tensor<64x64xf32>
+  tile.store %t, %v[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
+  tile.return
+}
+
+// -----
+
+// A row mask takes the slice of the tile's layout; an MX tile is expanded
+// in the lanes that loaded its bytes, with each lane's scales moved to it.
+// GFX950-DAG: #[[$P:.*]] = #tilegpu.blocked<sizePerThread = [1, 16], threadsPerWarp = [32, 2], warpsPerCTA = [4, 1], order = [1, 0]>
+// GFX950-DAG: #[[$R:.*]] = #tilegpu.blocked<sizePerThread = [1, 32], threadsPerWarp = [32, 2], warpsPerCTA = [4, 1], order = [1, 0]>
+// GFX950-DAG: #[[$L:.*]] = #tilegpu.linear<[lane 2 -> d1 x1, lane 32 -> d0 x1, warp 2 -> d0 x32, warp 2 -> *, reg 9 -> d1 x2]>
+// GFX950-DAG: #[[$SL:.*]] = #tilegpu.slice<dim = 1, parent = #[[$P]]>
+// CHECK-LABEL: tile.kernel @mx
+// GFX950: %[[PK:.*]] = tile.load {{.*}} mask %{{.*}} : tensor<64xi1, #[[$SL]]> : !tile.view<?x288xi8> -> tensor<64x288xi8, #[[$P]]>
+// GFX950: %[[SC:.*]] = tile.load
+// GFX950: %[[SCL:.*]] = tilegpu.convert_layout %[[SC]] : tensor<64x18xf8E8M0FNU, #{{.*}}> -> tensor<64x18xf8E8M0FNU, #[[$L]]>
+// GFX950: tile.dequant_mx %[[PK]], %[[SCL]] : tensor<64x288xi8, #[[$P]]>, tensor<64x18xf8E8M0FNU, #[[$L]]> -> tensor<64x576xbf16, #[[$R]]>
+tile.kernel @mx(%kv: !tile.ptr<i8>, %s: !tile.ptr<f8E8M0FNU>, %out: !tile.ptr<bf16>, %n: i32) {
+  %c0 = arith.constant 0 : index
+  %rows = arith.index_cast %n : i32 to index
+  %kvv = tile.view %kv sizes [%rows, 288] strides [288, 1] : !tile.ptr<i8> -> !tile.view<?x288xi8>
+  %sv = tile.view %s sizes [%rows, 18] strides [18, 1] : !tile.ptr<f8E8M0FNU> -> !tile.view<?x18xf8E8M0FNU>
+  %keys = tile.range : tensor<64xindex>
+  %limit = tile.splat %rows : tensor<64xindex>
+  %valid = arith.cmpi slt, %keys, %limit : tensor<64xindex>
+  %p = tile.load %kvv[%c0, %c0] mask %valid : tensor<64xi1> : !tile.view<?x288xi8> -> tensor<64x288xi8>
+  %sc = tile.load %sv[%c0, %c0] : !tile.view<?x18xf8E8M0FNU> -> tensor<64x18xf8E8M0FNU>
+  %k = tile.dequant_mx %p, %sc : tensor<64x288xi8>, tensor<64x18xf8E8M0FNU> -> tensor<64x576xbf16>
+  %ov = tile.view %out sizes [64, 576] strides [576, 1] : !tile.ptr<bf16> -> !tile.view<64x576xbf16>
+  tile.store %k, %ov[%c0, %c0] : tensor<64x576xbf16>, !tile.view<64x576xbf16>
+  tile.return
+}
+

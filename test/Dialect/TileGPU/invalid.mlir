@@ -1,0 +1,56 @@
+// RUN: mla-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @below {{blocked layout lists need one entry per dimension}}
+func.func private @f(tensor<4x4xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 1], order = [1, 0]>>)
+
+// -----
+
+// expected-error @below {{blocked layout order must be a permutation}}
+func.func private @f(tensor<4x4xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 1], order = [1, 1]>>)
+
+// -----
+
+// expected-error @below {{blocked layout has 16 threads per warp; a warp has 32 or 64}}
+func.func private @f(tensor<4x4xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 4], warpsPerCTA = [1, 1], order = [1, 0]>>)
+
+// -----
+
+// expected-error @below {{no mfma instruction of 16x16x8}}
+func.func private @f(tensor<16x16xf32, #tilegpu.mma<kind = mfma, instrShape = [16, 16, 8], warpsPerCTA = [1, 1]>>)
+
+// -----
+
+// expected-error @below {{cannot hold a tile of shape 24x16: a 24x16 tile is not made of 16x16 instruction tiles}}
+func.func private @f(tensor<24x16xf32, #tilegpu.mma<kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [1, 1]>>)
+
+// -----
+
+// 576 columns are 72 chunks of 8: 16 lanes along them do not divide it.
+// expected-error @below {{cannot hold a tile of shape 64x576: the layout's pattern does not divide the tile}}
+func.func private @f(tensor<64x576xbf16, #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>>)
+
+// -----
+
+// expected-error @below {{a tile with a layout has a static shape}}
+func.func private @f(tensor<?x16xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 1], order = [1, 0]>>)
+
+// -----
+
+// expected-error @below {{dot operand index must be 0 (A) or 1 (B)}}
+func.func private @f(tensor<16x16xbf16, #tilegpu.dot_operand<opIdx = 2, parent = <kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [1, 1]>>>)
+
+// -----
+
+// expected-error @below {{slice parent must be a distributed layout}}
+func.func private @f(tensor<16xf32, #tilegpu.slice<dim = 1, parent = "x">>)
+
+// -----
+
+// The linear map leaves half the tile without a home.
+// expected-error @below {{cannot hold a tile of shape 4x4: not every element has a home}}
+func.func private @f(tensor<4x4xf32, #tilegpu.linear<[lane 4 -> d0 x1, lane 16 -> *, reg 2 -> d1 x1]>>)
+
+// -----
+
+// expected-error @below {{shared layout order must be a permutation}}
+func.func private @f() attributes {layout = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [0, 0]>}
