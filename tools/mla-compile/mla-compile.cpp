@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmuTarget.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/InitAll.h"
 #include "mla/Pipelines/Pipelines.h"
@@ -43,7 +44,9 @@ static llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output file"),
                                              llvm::cl::value_desc("path"),
                                              llvm::cl::Required);
 static llvm::cl::opt<std::string>
-    targetName("target", llvm::cl::desc("host, gfx950, gfx942 or sm_90"),
+    targetName("target",
+               llvm::cl::desc("host, gfx950, gfx942, sm_90, gfx950-emu or "
+                              "gfx942-emu"),
                llvm::cl::Required);
 static llvm::cl::opt<Emit>
     emit("emit", llvm::cl::desc("Stage to stop at"), llvm::cl::init(Emit::Bin),
@@ -199,5 +202,7 @@ int main(int argc, char **argv) {
     out->keep();
     return 0;
   }
+  if (target->emulated)
+    return writeEmulatedModule(*target, *llvmModule, manifest, outputFile);
   return writeBinary(*target, *machine, *llvmModule, manifest);
 }
