@@ -9,12 +9,17 @@ tests run an instruction under mla-run --target emu and compare.
       V is normal (default: normal bf16, f32 or small integers), f16,
       fp8 or bf8 (codes finite in both chips' formats), fp4 (bytes of two
       codes), e8m0 (scale codes 100..150), e8m0x4 (four such codes in a
-      32-bit word) or bits (any pattern).
+      32-bit word), edge (f32 values for down conversions: ties, specials,
+      wide magnitudes), scale (f32 scales with an E8M0 code from --range
+      LO,HI in the exponent) or bits (any pattern).
   amdref.py print FILE [--per-line N]
       The elements of FILE, N to a line (default 16), for FileCheck.
   amdref.py check-mfma INSTR A B C D [--chip C] [--scales SA SB SELA SELB]
       D (lane data) of the matrix instruction INSTR against C + A x B with
       A, B, C built from the lane data by the instruction's layout.
+  amdref.py check-cvt OP IN... OUT [--chip C]
+      The outputs of a conversion kernel of test/Emulator/convert-*.ll
+      against the formats' definitions and the selector semantics.
 
 Each check prints "check: OP ... PASS" or names the first mismatch and
 exits 1.
@@ -133,6 +138,30 @@ for byte, ocp, fnuz in [(0x38, 1.0, 0.5), (0x40, 2.0, 1.0), (0x7E, 448, 224),
             got == want and math.copysign(1, got) == math.copysign(1, want))
 
 
+def nearest_code(value, decode, codes, overflow_odd):
+    """The positive code (among `codes`) nearest |value|, with ties to an
+    even mantissa (the code's lowest bit), or None when rounding goes past
+    the largest finite value. `overflow_odd` tells whether the grid point
+    after the largest finite one has an odd mantissa."""
+    finite = [(decode(c), c) for c in codes
+              if not math.isnan(decode(c)) and not math.isinf(decode(c))]
+    top = max(v for v, _ in finite)
+    below = max(v for v, _ in finite if v < top)
+    past = top + (top - below)
+    magnitude = abs(value)
+    best = None
+    for v, c in finite + [(past, None)]:
+        d = abs(magnitude - v)
+        if best is None or d < best[0]:
+            best = (d, v, c)
+        elif d == best[0]:
+            odd = overflow_odd if c is None else c & 1
+            best_odd = overflow_odd if best[2] is None else best[2] & 1
+            if best_odd and not odd:
+                best = (d, v, c)
+    return best[2]
+
+
 # ---------------------------------------------------------------------------
 # Rounding to the result types.
 # ---------------------------------------------------------------------------
@@ -160,6 +189,12 @@ def to_f16_bits(x):
         return 0xFC00 if x < 0 else 0x7C00
 
 
+def same(a, b):
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return a == b and math.copysign(1, a) == math.copysign(1, b)
+
+
 # ---------------------------------------------------------------------------
 # Random inputs.
 # ---------------------------------------------------------------------------
@@ -185,6 +220,29 @@ def random_values(args):
                             b != 0x80]) for _ in range(n)]
     if kind == "fp4":
         return [rng.randrange(256) for _ in range(n)]
+    if kind == "edge":
+        # Floats for down conversions: a grid with many ties, wide random
+        # magnitudes, and the formats' special and boundary values.
+        specials = [0.0, -0.0, math.inf, -math.inf, math.nan, 448.0, 464.0,
+                    480.0, 57344.0, 61440.0, 240.0, 248.0, 6.0, 7.0, 5.0,
+                    0.25, 0.75, 1e-10, -3.5, -464.0]
+        values = []
+        for _ in range(n):
+            kind = rng.random()
+            if kind < 0.7:
+                values.append(rng.randrange(-160, 161) / 16.0)
+            elif kind < 0.9:
+                values.append(to_f32(rng.gauss(0, 1) *
+                                     2.0 ** rng.randrange(-20, 21)))
+            else:
+                values.append(rng.choice(specials))
+        return values
+    if kind == "scale":
+        # f32 scales for the scaled conversions: an E8M0 code in --range in
+        # the exponent, random mantissa bits the instructions ignore.
+        low, high = args.range
+        return [f32_bits(rng.randrange(low, high + 1) << 23 |
+                         rng.getrandbits(23)) for _ in range(n)]
     if kind == "e8m0":
         return [rng.randrange(100, 151) for _ in range(n)]
     if kind == "e8m0x4":
@@ -317,6 +375,132 @@ def check_mfma(args):
         args.instr, m, m, k, worst))
 
 
+# ---------------------------------------------------------------------------
+# Conversions. Kernels store, per lane, the results of every selector; see
+# the RUN lines of test/Emulator/convert-*.ll for the buffer layouts.
+# ---------------------------------------------------------------------------
+
+def fp4_pair(word, select, scale):
+    """v_cvt_scalef32_pk_*_fp4: byte `select` of the source, its low nibble
+    element 0, its high nibble element 1, times the scale's exponent."""
+    byte = word >> (8 * select) & 0xFF
+    s = e8m0(bits_f32(scale) >> 23 & 0xFF)
+    return e2m1(byte & 0xF) * s, e2m1(byte >> 4) * s
+
+
+def fp4_code(x):
+    """The E2M1 code of x: nearest, ties to even, saturating at 6 (NaN
+    and infinities too: fp4 has neither)."""
+    if math.isnan(x) or math.isinf(x):
+        code = 0x7
+    else:
+        code = nearest_code(x, e2m1, range(8), overflow_odd=False)
+        code = 0x7 if code is None else code
+    return code | (0x8 if math.copysign(1, x) < 0 else 0)
+
+
+def fp8_code(x, decode):
+    """Nearest code, ties to even; overflow gives NaN (E4M3), infinity
+    (E5M2) or the FNUZ NaN."""
+    fnuz = decode in (e4m3_fnuz, e5m2_fnuz)
+    sign = 0x80 if math.copysign(1, x) < 0 else 0
+    nan = 0x80 if fnuz else sign | (0x7F if decode is e4m3_ocp else 0x7E)
+    if math.isnan(x):
+        return nan
+    if math.isinf(x):
+        return nan if decode is not e5m2_ocp else sign | 0x7C
+    odd = decode is e4m3_ocp
+    code = nearest_code(x, decode, range(128), overflow_odd=odd)
+    if code is None:
+        return sign | 0x7C if decode is e5m2_ocp else nan
+    if fnuz and code == 0:
+        return 0
+    return sign | code
+
+
+def check_cvt(args):
+    op = args.op
+    files = [load(f) for f in args.files]
+    out = files[-1]
+    chip = args.chip
+    problems = []
+
+    def expect(index, got, want, what):
+        if not same(got, want) and len(problems) < 5:
+            problems.append("%s: output %d is %r, expected %r" % (
+                what, index, got, want))
+
+    if op in ("fp4-f32", "fp4-bf16", "fp4-f16"):
+        # IN: src words, scale floats. OUT: per lane 4 selectors x 2 values.
+        src, scale = files[0], files[1]
+        for lane, (w, s) in enumerate(zip(src, scale)):
+            for sel in range(4):
+                pair = fp4_pair(w, sel, s)
+                for e in range(2):
+                    idx = lane * 8 + sel * 2 + e
+                    if op == "fp4-f32":
+                        expect(idx, out[idx], to_f32(pair[e]), op)
+                    elif op == "fp4-bf16":
+                        expect(idx, out[idx], to_bf16_bits(pair[e]), op)
+                    else:
+                        expect(idx, out[idx], to_f16_bits(pair[e]), op)
+    elif op == "f32-fp4":
+        # IN: two floats per lane, scale. OUT: per lane, 4 selectors, each
+        # the word with the pair written into byte sel of `old`.
+        values, scale, old = files[0], files[1], files[2]
+        for lane in range(len(scale)):
+            a, b = values[2 * lane], values[2 * lane + 1]
+            s = e8m0(bits_f32(scale[lane]) >> 23 & 0xFF)
+            byte = fp4_code(a / s) | fp4_code(b / s) << 4
+            for sel in range(4):
+                idx = lane * 4 + sel
+                want = (old[lane] & ~(0xFF << 8 * sel) | byte << 8 * sel)
+                expect(idx, out[idx] & 0xFFFFFFFF, want & 0xFFFFFFFF, op)
+    elif op in ("fp8-f32", "bf8-f32"):
+        # v_cvt_f32_fp8 with byte_sel 0-3, then cvt_pk with word_sel 0, 1.
+        decode = (FP8 if op == "fp8-f32" else BF8)[chip]
+        src = files[0]
+        for lane, w in enumerate(src):
+            for sel in range(4):
+                idx = lane * 8 + sel
+                expect(idx, out[idx], decode(w >> (8 * sel) & 0xFF), op)
+            for word in range(2):
+                for e in range(2):
+                    idx = lane * 8 + 4 + word * 2 + e
+                    expect(idx, out[idx],
+                           decode(w >> (16 * word + 8 * e) & 0xFF), op)
+    elif op in ("f32-fp8", "f32-bf8"):
+        # v_cvt_pk_fp8_f32 a, b into word_sel 0 and 1 of `old`.
+        decode = (FP8 if op == "f32-fp8" else BF8)[chip]
+        values, old = files[0], files[1]
+        for lane in range(len(old)):
+            a, b = values[2 * lane], values[2 * lane + 1]
+            pair = fp8_code(a, decode) | fp8_code(b, decode) << 8
+            for word in range(2):
+                idx = lane * 2 + word
+                want = old[lane] & ~(0xFFFF << 16 * word) | pair << 16 * word
+                expect(idx, out[idx] & 0xFFFFFFFF, want & 0xFFFFFFFF, op)
+    elif op == "scaled-fp8-f32":
+        # gfx950 v_cvt_scalef32_f32_fp8 (bytes 0-3) and pk (halves 0, 1).
+        src, scale = files[0], files[1]
+        for lane, (w, sc) in enumerate(zip(src, scale)):
+            s = e8m0(bits_f32(sc) >> 23 & 0xFF)
+            for sel in range(4):
+                idx = lane * 8 + sel
+                expect(idx, out[idx], to_f32(e4m3_ocp(w >> 8 * sel & 0xFF) * s),
+                       op)
+            for half in range(2):
+                for e in range(2):
+                    idx = lane * 8 + 4 + half * 2 + e
+                    v = e4m3_ocp(w >> (16 * half + 8 * e) & 0xFF) * s
+                    expect(idx, out[idx], to_f32(v), op)
+    else:
+        fail("unknown conversion " + op)
+    if problems:
+        fail("; ".join(problems))
+    print("check: cvt %s %s %d outputs PASS" % (op, chip, len(out)))
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
@@ -326,6 +510,8 @@ def main():
     r.add_argument("--count", type=int, required=True)
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--values", default="normal")
+    r.add_argument("--range", type=lambda text: tuple(map(int, text.split(","))),
+                   default=(100, 150))
     p = sub.add_parser("print")
     p.add_argument("file")
     p.add_argument("--per-line", type=int, default=16)
@@ -337,9 +523,13 @@ def main():
     m.add_argument("d")
     m.add_argument("--chip", default="gfx950")
     m.add_argument("--scales", nargs=4)
+    c = sub.add_parser("check-cvt")
+    c.add_argument("op")
+    c.add_argument("files", nargs="+")
+    c.add_argument("--chip", default="gfx950")
     args = parser.parse_args()
     {"random": command_random, "print": command_print,
-     "check-mfma": check_mfma}[args.command](args)
+     "check-mfma": check_mfma, "check-cvt": check_cvt}[args.command](args)
 
 
 if __name__ == "__main__":
