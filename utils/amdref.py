@@ -20,6 +20,9 @@ tests run an instruction under mla-run --target emu and compare.
   amdref.py check-cvt OP IN... OUT [--chip C]
       The outputs of a conversion kernel of test/Emulator/convert-*.ll
       against the formats' definitions and the selector semantics.
+  amdref.py check-lanes lanes|permlane SRC [ADDRESS] OUT
+      The outputs of the cross-lane kernels of test/Emulator/lanes.ll and
+      permlane-gfx950.ll.
 
 Each check prints "check: OP ... PASS" or names the first mismatch and
 exits 1.
@@ -501,6 +504,113 @@ def check_cvt(args):
     print("check: cvt %s %s %d outputs PASS" % (op, chip, len(out)))
 
 
+# ---------------------------------------------------------------------------
+# Cross-lane operations of one wave (GFX9 ISA; LLVM's intrinsic docs).
+# ---------------------------------------------------------------------------
+
+DPP_CONTROLS = [0x1B, 0xE4, 0x101, 0x10F, 0x111, 0x118, 0x121, 0x12F, 0x130,
+                0x134, 0x138, 0x13C, 0x140, 0x141, 0x142, 0x143]
+
+
+def dpp_source(ctrl, lane):
+    """The lane a GFX9 DPP control reads, or None: quad_perm, row_shl,
+    row_shr, row_ror, wave_shl/rol/shr/ror, row_mirror, row_half_mirror,
+    row_bcast:15 (lane 15 of each row into the next) and row_bcast:31
+    (lane 31 into rows 2 and 3)."""
+    row, pos = lane & ~15, lane & 15
+    if ctrl <= 0xFF:
+        return (lane & ~3) | (ctrl >> (2 * (lane & 3)) & 3)
+    if 0x101 <= ctrl <= 0x10F:
+        n = ctrl & 15
+        return lane + n if pos + n < 16 else None
+    if 0x111 <= ctrl <= 0x11F:
+        n = ctrl & 15
+        return lane - n if pos >= n else None
+    if 0x121 <= ctrl <= 0x12F:
+        return row | ((pos - (ctrl & 15)) & 15)
+    return {0x130: lane + 1 if lane < 63 else None,
+            0x134: (lane + 1) % 64,
+            0x138: lane - 1 if lane > 0 else None,
+            0x13C: (lane - 1) % 64,
+            0x140: row | (15 - pos),
+            0x141: (lane & ~7) | (7 - (lane & 7)),
+            0x142: row - 1 if row else None,
+            0x143: 31 if lane >= 32 else None}[ctrl]
+
+
+def lane_results(wave, address, l):
+    """What lane `l` of a full wave stores in test/Emulator/lanes.ll."""
+    mask32 = 0xFFFFFFFF
+    out = []
+    for ctrl in DPP_CONTROLS:  # update.dpp, old = -1, all rows and banks
+        src = dpp_source(ctrl, l)
+        out.append(wave[src] if src is not None else mask32)
+    src = dpp_source(0x111, l)  # bound_ctrl: a missing source gives 0
+    out.append(wave[src] if src is not None else 0)
+    # row_mask 0x5, bank_mask 0x3: other rows and banks keep old (-1).
+    written = 0x5 >> (l // 16) & 1 and 0x3 >> (l % 16 // 4) & 1
+    src = dpp_source(0x101, l)
+    out.append(wave[src] if written and src is not None else mask32)
+    out.append(wave[address[l] >> 2 & 63])  # ds_bpermute
+    # ds_swizzle 0x80B1: quad permutation 1, 0, 3, 2.
+    out.append(wave[(l & ~3) | (0xB1 >> (2 * (l & 3)) & 3)])
+    # ds_swizzle 0x041F: and 0x1F, or 0, xor 1 within each 32 lanes.
+    out.append(wave[((l & 0x1F) ^ 1) | (l & 32)])
+    out.append(wave[5])  # readlane 5
+    out.append(wave[0])  # readfirstlane
+    ballot = sum(1 << i for i in range(64) if wave[i] & 1)
+    out += [ballot & mask32, ballot >> 32]
+    out.append(1000 if l == 7 else wave[l])  # writelane 1000 into lane 7
+    permuted = [0] * 64  # ds_permute: the highest writing lane wins
+    for i in range(64):
+        permuted[address[i] >> 2 & 63] = wave[i]
+    out.append(permuted[l])
+    wide = [v << 32 | (v ^ 0xFFFF) for v in wave]
+    src = dpp_source(0x111, l)  # update.dpp.i64 row_shr:1, old = -1
+    value = wide[src] if src is not None else (1 << 64) - 1
+    out += [value & mask32, value >> 32]
+    out += [wide[9] & mask32, wide[9] >> 32]  # readlane.i64 9
+    return out
+
+
+def permlane_results(wave, l):
+    """v_permlane16_swap vdst, vsrc with vdst = value, vsrc = value ^ 0x100:
+    odd rows of vdst swap with even rows of vsrc; v_permlane32_swap: rows
+    2-3 of vdst with rows 0-1 of vsrc. Each gives {vdst', vsrc'}."""
+    vdst, vsrc = wave, [v ^ 0x100 for v in wave]
+    out = [vsrc[l - 16], vsrc[l]] if l & 16 else [vdst[l], vdst[l + 16]]
+    out += [vsrc[l - 32], vsrc[l]] if l & 32 else [vdst[l], vdst[l + 32]]
+    return out
+
+
+def check_lanes(args):
+    files = [load(f) for f in args.files]
+    src, out = [v & 0xFFFFFFFF for v in files[0]], files[-1]
+    per_lane = len(out) // len(src)
+    problems = []
+    for lane in range(len(src)):
+        base = lane // 64 * 64
+        wave = src[base:base + 64]
+        if args.op == "lanes":
+            address = files[1][base:base + 64]
+            want = lane_results(wave, address, lane % 64)
+        else:
+            want = permlane_results(wave, lane % 64)
+        got = [v & 0xFFFFFFFF for v in out[lane * per_lane:
+                                            (lane + 1) * per_lane]]
+        if len(want) != len(got):
+            fail("lane %d stores %d results, expected %d" % (
+                lane, len(got), len(want)))
+        for i, (g, w) in enumerate(zip(got, want)):
+            if g != w and len(problems) < 5:
+                problems.append("lane %d result %d is %#x, expected %#x" % (
+                    lane, i, g, w))
+    if problems:
+        fail("; ".join(problems))
+    print("check: %s %d lanes x %d results PASS" % (args.op, len(src),
+                                                    per_lane))
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
@@ -527,9 +637,13 @@ def main():
     c.add_argument("op")
     c.add_argument("files", nargs="+")
     c.add_argument("--chip", default="gfx950")
+    l = sub.add_parser("check-lanes")
+    l.add_argument("op", choices=["lanes", "permlane"])
+    l.add_argument("files", nargs="+")
     args = parser.parse_args()
     {"random": command_random, "print": command_print,
-     "check-mfma": check_mfma, "check-cvt": check_cvt}[args.command](args)
+     "check-mfma": check_mfma, "check-cvt": check_cvt,
+     "check-lanes": check_lanes}[args.command](args)
 
 
 if __name__ == "__main__":
