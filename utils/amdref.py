@@ -8,10 +8,11 @@ tests run an instruction under mla-run --target emu and compare.
       N random elements: D is u2 (bf16 or f16 bits), f4 (f32), u1, i4, u4;
       V is normal (default: normal bf16, f32 or small integers), f16,
       fp8 or bf8 (codes finite in both chips' formats), fp4 (bytes of two
-      codes), e8m0 (scale codes 100..150), e8m0x4 (four such codes in a
+      codes), math (inputs for transcendental instructions), e8m0 (scale
+      codes 100..150), e8m0x4 (four such codes in a
       32-bit word), edge (f32 values for down conversions: ties, specials,
       wide magnitudes), scale (f32 scales with an E8M0 code from --range
-      LO,HI in the exponent) or bits (any pattern).
+      LO,HI in the exponent), iota (0, 1, 2, ...) or bits (any pattern).
   amdref.py print FILE [--per-line N]
       The elements of FILE, N to a line (default 16), for FileCheck.
   amdref.py check-mfma INSTR A B C D [--chip C] [--scales SA SB SELA SELB]
@@ -20,6 +21,9 @@ tests run an instruction under mla-run --target emu and compare.
   amdref.py check-cvt OP IN... OUT [--chip C]
       The outputs of a conversion kernel of test/Emulator/convert-*.ll
       against the formats' definitions and the selector semantics.
+  amdref.py check-math IN OUT
+      The outputs of test/Emulator/math.ll: each transcendental instruction
+      within the ISA's 1 ulp, denormals flushed as the ISA says.
   amdref.py check-lanes lanes|permlane SRC [ADDRESS] OUT
       The outputs of the cross-lane kernels of test/Emulator/lanes.ll and
       permlane-gfx950.ll.
@@ -223,6 +227,22 @@ def random_values(args):
                             b != 0x80]) for _ in range(n)]
     if kind == "fp4":
         return [rng.randrange(256) for _ in range(n)]
+    if kind == "math":
+        # Inputs for the transcendental instructions: specials, denormals,
+        # and random magnitudes from tiny to huge, both signs.
+        specials = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0,
+                    2.0 ** -130, -(2.0 ** -140), 2.0 ** 127, 130.0, -130.0,
+                    -149.5, 0.5, 2.0 ** -126, 3.0 ** 40]
+        values = []
+        for i in range(n):
+            if i < len(specials):
+                values.append(to_f32(specials[i]))
+            else:
+                values.append(to_f32(rng.uniform(-1, 1) *
+                                     2.0 ** rng.uniform(-30, 30)))
+        return values
+    if kind == "iota":
+        return [float(i) if args.dtype == "f4" else i for i in range(n)]
     if kind == "edge":
         # Floats for down conversions: a grid with many ties, wide random
         # magnitudes, and the formats' special and boundary values.
@@ -611,6 +631,99 @@ def check_lanes(args):
                                                     per_lane))
 
 
+# ---------------------------------------------------------------------------
+# Transcendental instructions: the ISA specifies 1 ulp for v_exp_f32,
+# v_log_f32, v_rcp_f32, v_rsq_f32 and v_sqrt_f32 and flushes f32 denormal
+# inputs and outputs of exp, log, rcp and rsq; sin and cos take revolutions.
+# ---------------------------------------------------------------------------
+
+def ulp(x):
+    x = abs(x)
+    if x < 2.0 ** -126:
+        return 2.0 ** -149
+    return 2.0 ** (math.frexp(x)[1] - 24)
+
+
+def flush(x):
+    return math.copysign(0.0, x) if x != 0 and abs(x) < 2.0 ** -126 else x
+
+
+def reference_math(op, x):
+    """The exact value (before rounding to f32) the instruction approximates,
+    and whether the result is a denormal the ISA flushes."""
+    def guard(function, value):
+        try:
+            return function(value)
+        except (ValueError, OverflowError, ZeroDivisionError):
+            return None
+    if op == "exp2":
+        x = flush(x)
+        if math.isnan(x):
+            return math.nan
+        v = guard(lambda t: 2.0 ** t, x)
+        return math.inf if v is None else flush(to_f32(v)) if v < 2.0 ** -126 else v
+    if op == "log":
+        x = flush(x)
+        if math.isnan(x) or x < 0:
+            return math.nan
+        return -math.inf if x == 0 else math.inf if math.isinf(x) else math.log2(x)
+    if op == "rcp":
+        x = flush(x)
+        if x == 0:
+            return math.copysign(math.inf, x)
+        v = 1.0 / x
+        return flush(v) if abs(to_f32(v)) < 2.0 ** -126 else v
+    if op == "rsq":
+        x = flush(x)
+        if math.isnan(x) or x < 0:
+            return math.nan
+        if x == 0:
+            return math.copysign(math.inf, x)
+        return 1.0 / math.sqrt(x)
+    if op == "sqrt":
+        x = flush(x)
+        if math.isnan(x) or x < 0:
+            return math.nan
+        return math.sqrt(x)
+    if op == "fract":
+        if math.isnan(x) or math.isinf(x):
+            return math.nan
+        return min(x - math.floor(x), to_f32(1.0 - 2.0 ** -24))
+    if op in ("sin", "cos"):
+        if math.isnan(x) or math.isinf(x):
+            return math.nan
+        return (math.sin if op == "sin" else math.cos)(2 * math.pi * x)
+    fail("unknown op " + op)
+
+
+MATH_OPS = ["exp2", "log", "rcp", "rsq", "sqrt", "fract", "sin", "cos"]
+
+
+def check_math(args):
+    inputs, out = load(args.files[0]), load(args.files[1])
+    problems = []
+    for lane, x in enumerate(inputs):
+        for i, op in enumerate(MATH_OPS):
+            got = out[lane * len(MATH_OPS) + i]
+            want = reference_math(op, x)
+            if not math.isnan(want) and math.isinf(to_f32(want)):
+                want = math.copysign(math.inf, want)
+            if op in ("sin", "cos") and abs(x) > 256:
+                continue  # the ISA's valid range is |x| < 256 revolutions
+            if math.isnan(want) or math.isinf(want) or want == 0:
+                ok = same(got, want) or (want == 0 and got == 0)
+            else:
+                bound = 2 ** -20 if op in ("sin", "cos") else ulp(want)
+                ok = abs(got - want) <= bound
+            if not ok and len(problems) < 5:
+                problems.append("%s(%r) is %r, expected %r" % (op, x, got,
+                                                               want))
+    if problems:
+        fail("; ".join(problems))
+    print("check: math %d inputs x %d ops PASS" % (len(inputs),
+                                                   len(MATH_OPS)))
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
@@ -640,10 +753,12 @@ def main():
     l = sub.add_parser("check-lanes")
     l.add_argument("op", choices=["lanes", "permlane"])
     l.add_argument("files", nargs="+")
+    t = sub.add_parser("check-math")
+    t.add_argument("files", nargs=2)
     args = parser.parse_args()
     {"random": command_random, "print": command_print,
      "check-mfma": check_mfma, "check-cvt": check_cvt,
-     "check-lanes": check_lanes}[args.command](args)
+     "check-lanes": check_lanes, "check-math": check_math}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -78,9 +78,9 @@ MLA_EMU_RT uint32_t __mla_emu_sqrt_f16(uint32_t x, uint32_t) {
   return half16(x, sqrtd);
 }
 
-/// v_fract_f32: x - floor(x), below 1.0; infinities give NaN.
+/// v_fract_f32: x - floor(x), below 1.0; infinities and NaN give NaN.
 MLA_EMU_RT float __mla_emu_fract_f32(float x, uint32_t) {
-  if (std::isinf(x))
+  if (std::isinf(x) || std::isnan(x))
     return NAN;
   float fraction = x - std::floor(x);
   return fraction < 0x1.fffffep-1f ? fraction : 0x1.fffffep-1f;
