@@ -38,32 +38,52 @@ struct MfmaShape {
 };
 } // namespace
 
-/// Element `index` of a lane's operand.
-static double element(const void *operand, Element type, unsigned index) {
+/// Decodes the `count` values of one lane's operand into `values`.
+static void decode(const void *operand, Element type, unsigned count,
+                   double *values) {
   const auto *bytes = static_cast<const uint8_t *>(operand);
   switch (type) {
-  case Element::F32: {
-    float value;
-    std::memcpy(&value, bytes + 4 * index, sizeof(value));
-    return value;
-  }
+  case Element::F32:
+    for (unsigned i = 0; i < count; ++i) {
+      float value;
+      std::memcpy(&value, bytes + 4 * i, sizeof(value));
+      values[i] = value;
+    }
+    return;
+  case Element::BF16:
+    for (unsigned i = 0; i < count; ++i) {
+      uint32_t bits = uint32_t(bytes[2 * i] | bytes[2 * i + 1] << 8) << 16;
+      float value;
+      std::memcpy(&value, &bits, sizeof(value));
+      values[i] = value;
+    }
+    return;
   case Element::F16:
-  case Element::BF16: {
-    uint16_t bits;
-    std::memcpy(&bits, bytes + 2 * index, sizeof(bits));
-    return type == Element::F16 ? halfToFloat(bits) : bf16ToFloat(bits);
-  }
-  case Element::Fp8:
-    return decodeMiniFloat(fp8Format(), bytes[index]);
-  case Element::Bf8:
-    return decodeMiniFloat(bf8Format(), bytes[index]);
+    for (unsigned i = 0; i < count; ++i)
+      values[i] = halfToFloat(uint16_t(bytes[2 * i] | bytes[2 * i + 1] << 8));
+    return;
   case Element::I8:
-    return static_cast<int8_t>(bytes[index]);
-  case Element::Fp4:
-    return decodeMiniFloat(MiniFloat::E2M1,
-                           bytes[index / 2] >> (4 * (index % 2)));
+    for (unsigned i = 0; i < count; ++i)
+      values[i] = static_cast<int8_t>(bytes[i]);
+    return;
+  case Element::Fp8:
+  case Element::Bf8:
+  case Element::Fp4: {
+    // Narrow formats decode through a table of all their codes.
+    MiniFloat format = type == Element::Fp8   ? fp8Format()
+                       : type == Element::Bf8 ? bf8Format()
+                                              : MiniFloat::E2M1;
+    double table[256];
+    unsigned codes = type == Element::Fp4 ? 16 : 256;
+    for (unsigned code = 0; code < codes; ++code)
+      table[code] = decodeMiniFloat(format, code);
+    for (unsigned i = 0; i < count; ++i)
+      values[i] = type == Element::Fp4
+                      ? table[bytes[i / 2] >> (4 * (i % 2)) & 0xF]
+                      : table[bytes[i]];
+    return;
   }
-  return 0;
+  }
 }
 
 /// 2^(e - 127) for the scale byte `select` of `word`; NaN for code 255.
@@ -71,6 +91,64 @@ static double scaleFactor(uint64_t word, uint64_t select) {
   unsigned code = static_cast<unsigned>(word >> (8 * (select & 3)) & 0xFF);
   return code == 0xFF ? NAN : std::ldexp(1.0, int(code) - 127);
 }
+
+/// Decodes every lane's A and B operands: row i of A is the operands of
+/// lanes i, i + M, ... laid end to end (a[i][k]); B is kept transposed,
+/// b[k][j], so that the products vectorize over j.
+static void gatherOperands(const Wave &wave, const MfmaShape &shape, double *a,
+                           double *b) {
+  const unsigned m = shape.m, k = shape.k;
+  const unsigned perLane = k * m / kWaveSize;
+  double column[128];
+  for (unsigned lane = 0; lane < kWaveSize; ++lane) {
+    const Lane &record = wave.lanes[lane];
+    unsigned row = lane % m, block = lane / m;
+    double *aBlock = a + row * k + block * perLane;
+    decode(record.in[0], shape.a, perLane, aBlock);
+    decode(record.in[1], shape.b, perLane, column);
+    double scaleA = 1, scaleB = 1;
+    if (shape.scaled) {
+      scaleA = scaleFactor(record.imm[0], record.imm[2]);
+      scaleB = scaleFactor(record.imm[1], record.imm[3]);
+    }
+    for (unsigned e = 0; e < perLane; ++e) {
+      aBlock[e] *= scaleA;
+      b[(block * perLane + e) * m + row] = column[e] * scaleB;
+    }
+  }
+}
+
+/// D = C + A B for the rows of D: `sums` (row-major M x N) receives the
+/// products of row i summed in order of k. N is a constant so that a row's
+/// sums stay in registers.
+template <unsigned N, typename T>
+__attribute__((always_inline)) static inline void
+multiply(const double *a, const double *b, unsigned m, unsigned k, T *sums) {
+  for (unsigned i = 0; i < m; ++i) {
+    T row[N] = {};
+    for (unsigned kk = 0; kk < k; ++kk) {
+      T x = static_cast<T>(a[i * k + kk]);
+      const double *column = b + kk * N;
+      for (unsigned j = 0; j < N; ++j)
+        row[j] += x * static_cast<T>(column[j]);
+    }
+    for (unsigned j = 0; j < N; ++j)
+      sums[i * N + j] = row[j];
+  }
+}
+
+// The products dominate emulation time: vectorize them for AVX2 where the
+// host has it (the module must still run on baseline x86-64). Each D[i][j]
+// sums its products in order of k whatever the vector width.
+#define MULTIPLY(NAME, N, T)                                                   \
+  __attribute__((target_clones("avx2", "default"))) static void NAME(          \
+      const double *a, const double *b, unsigned m, unsigned k, T *sums) {     \
+    multiply<N, T>(a, b, m, k, sums);                                          \
+  }
+MULTIPLY(multiply16, 16, double)
+MULTIPLY(multiply32, 32, double)
+MULTIPLY(multiplyIntegers16, 16, int64_t)
+MULTIPLY(multiplyIntegers32, 32, int64_t)
 
 static void mfma(Wave &wave, uint64_t exec, const MfmaShape &shape) {
   if (exec != ~uint64_t(0)) {
@@ -81,51 +159,32 @@ static void mfma(Wave &wave, uint64_t exec, const MfmaShape &shape) {
     return;
   }
   const unsigned m = shape.m, n = shape.m, k = shape.k;
-  const unsigned perLane = k * m / kWaveSize;
   const unsigned groups = kWaveSize / n;
-  double a[32 * 128], bt[32 * 128];
-  for (unsigned i = 0; i < m; ++i) {
-    for (unsigned kk = 0; kk < k; ++kk) {
-      const Lane &lane = wave.lanes[i + m * (kk / perLane)];
-      double value = element(lane.in[0], shape.a, kk % perLane);
-      if (shape.scaled)
-        value *= scaleFactor(lane.imm[0], lane.imm[2]);
-      a[i * k + kk] = value;
-    }
-  }
-  for (unsigned j = 0; j < n; ++j) {
-    for (unsigned kk = 0; kk < k; ++kk) {
-      const Lane &lane = wave.lanes[j + n * (kk / perLane)];
-      double value = element(lane.in[1], shape.b, kk % perLane);
-      if (shape.scaled)
-        value *= scaleFactor(lane.imm[1], lane.imm[3]);
-      bt[j * k + kk] = value;
-    }
-  }
+  double a[32 * 128], b[128 * 32];
+  gatherOperands(wave, shape, a, b);
+  double sums[32 * 32];
+  int64_t integers[32 * 32];
+  if (shape.integer)
+    (n == 16 ? multiplyIntegers16 : multiplyIntegers32)(a, b, m, k, integers);
+  else
+    (n == 16 ? multiply16 : multiply32)(a, b, m, k, sums);
   for (unsigned i = 0; i < m; ++i) {
     unsigned laneBase = n * ((i / 4) % groups);
     unsigned reg = 4 * (i / (4 * groups)) + i % 4;
     for (unsigned j = 0; j < n; ++j) {
       Lane &lane = wave.lanes[j + laneBase];
-      const double *row = a + i * k, *column = bt + j * k;
       if (shape.integer) {
-        int64_t sum = 0;
-        for (unsigned kk = 0; kk < k; ++kk)
-          sum +=
-              static_cast<int64_t>(row[kk]) * static_cast<int64_t>(column[kk]);
         int32_t c;
         std::memcpy(&c, static_cast<const int32_t *>(lane.in[2]) + reg,
                     sizeof(c));
-        uint32_t d = static_cast<uint32_t>(c) + static_cast<uint32_t>(sum);
+        uint32_t d = static_cast<uint32_t>(c) +
+                     static_cast<uint32_t>(integers[i * n + j]);
         std::memcpy(static_cast<uint32_t *>(lane.out) + reg, &d, sizeof(d));
         continue;
       }
-      double sum = 0;
-      for (unsigned kk = 0; kk < k; ++kk)
-        sum += row[kk] * column[kk];
       float c;
       std::memcpy(&c, static_cast<const float *>(lane.in[2]) + reg, sizeof(c));
-      float d = static_cast<float>(sum + c);
+      float d = static_cast<float>(sums[i * n + j] + c);
       std::memcpy(static_cast<float *>(lane.out) + reg, &d, sizeof(d));
     }
   }

@@ -76,19 +76,37 @@ static char *stackTop(Context &context, const Lane &lane) {
   return context.stacks + (flat + 1) * kLaneStackBytes;
 }
 
+/// Passes control from `lane` to the next ready lane of its wave, or back
+/// to the scheduler after the last: a round over the wave costs one switch
+/// per lane.
+static void yieldFrom(Lane &lane) {
+  Wave &wave = *lane.wave;
+  for (unsigned i = lane.index + 1; i < wave.numLanes; ++i) {
+    if (wave.lanes[i].state == LaneState::Ready) {
+      mlaEmuSwitch(&lane.sp, wave.lanes[i].sp);
+      return;
+    }
+  }
+  mlaEmuSwitch(&lane.sp, wave.context->schedulerSp);
+}
+
 [[noreturn]] static void laneMain(Lane *lane) {
   Context &context = contextOf(*lane);
   context.launch->kernel->entry(context.launch->args);
   lane->state = LaneState::Done;
-  mlaEmuSwitch(&lane->sp, context.schedulerSp);
+  yieldFrom(*lane);
   __builtin_unreachable();
 }
 
 /// A stack that mlaEmuSwitch resumes into mlaEmuFiberStart(lane).
 static void *initialStack(Context &context, Lane &lane) {
-  uintptr_t top = reinterpret_cast<uintptr_t>(stackTop(context, lane));
+  // Stacks start at different cache lines of a page: the lanes' frames
+  // would otherwise all map to the same cache sets, and collectives read
+  // the operands of all 64 lanes at once.
+  uintptr_t top = reinterpret_cast<uintptr_t>(stackTop(context, lane)) -
+                  64 * (lane.flatId % kWaveSize + 1);
   // The trampoline's call needs a 16-byte aligned stack.
-  uint64_t *frame = reinterpret_cast<uint64_t *>((top - 64) & ~uintptr_t(15));
+  uint64_t *frame = reinterpret_cast<uint64_t *>(top & ~uintptr_t(15));
   frame[-1] = reinterpret_cast<uint64_t>(&mlaEmuFiberStart);
   frame[-2] = 0;                                     // rbp
   frame[-3] = 0;                                     // rbx
@@ -104,7 +122,7 @@ void mla::emu::arrive(Lane &lane, uint32_t site, CollectiveFn collective) {
   lane.site = site;
   lane.collective = collective;
   lane.state = LaneState::Waiting;
-  mlaEmuSwitch(&lane.sp, contextOf(lane).schedulerSp);
+  yieldFrom(lane);
 }
 
 void mla::emu::describeSite(uint32_t site, char *buffer, size_t size) {
@@ -162,12 +180,14 @@ void mla::emu::waveFail(Wave &wave, uint32_t site, const char *format, ...) {
 /// Runs `wave` until it waits at a barrier, finishes, or the run fails.
 static void runWave(Context &context, Wave &wave) {
   for (;;) {
+    // The ready lanes run one after another (see yieldFrom).
     for (Lane &lane : wave.lanes) {
       if (lane.state != LaneState::Ready || lane.index >= wave.numLanes)
         continue;
       mlaEmuSwitch(&context.schedulerSp, lane.sp);
       if (context.failed)
         return;
+      break;
     }
     // Every lane waits or is done. Of the sites lanes wait at, the one
     // earliest in the module runs first: in structured code a branch's body
