@@ -103,26 +103,32 @@ def minifloat(bits, exp_bits, man_bits, bias):
     return sign * (1 + m / 2.0 ** man_bits) * 2.0 ** (e - bias)
 
 
+def signed_nan(b):
+    """NaN with the sign of code `b` (NaNs keep their sign through the
+    conversions, as in AMD's reference conversions)."""
+    return math.copysign(math.nan, -1.0 if b & 0x80 else 1.0)
+
+
 def e4m3_ocp(b):
     """OCP E4M3 (f8E4M3FN): bias 7, S.1111.111 is NaN, no infinity."""
-    return math.nan if b & 0x7F == 0x7F else minifloat(b, 4, 3, 7)
+    return signed_nan(b) if b & 0x7F == 0x7F else minifloat(b, 4, 3, 7)
 
 
 def e5m2_ocp(b):
     """OCP E5M2: bias 15, IEEE infinities and NaNs."""
     if b >> 2 & 31 == 31:
         return (math.copysign(math.inf, -1 if b & 0x80 else 1)
-                if b & 3 == 0 else math.nan)
+                if b & 3 == 0 else signed_nan(b))
     return minifloat(b, 5, 2, 15)
 
 
 def e4m3_fnuz(b):
     """FNUZ E4M3 (f8E4M3FNUZ): bias 8, 0x80 is the only NaN."""
-    return math.nan if b == 0x80 else minifloat(b, 4, 3, 8)
+    return signed_nan(b) if b == 0x80 else minifloat(b, 4, 3, 8)
 
 
 def e5m2_fnuz(b):
-    return math.nan if b == 0x80 else minifloat(b, 5, 2, 16)
+    return signed_nan(b) if b == 0x80 else minifloat(b, 5, 2, 16)
 
 
 def e2m1(n):
@@ -156,6 +162,8 @@ def nearest_code(value, decode, codes, overflow_odd):
     below = max(v for v, _ in finite if v < top)
     past = top + (top - below)
     magnitude = abs(value)
+    if magnitude >= past:
+        return None
     best = None
     for v, c in finite + [(past, None)]:
         d = abs(magnitude - v)
@@ -517,6 +525,62 @@ def check_cvt(args):
                     idx = lane * 8 + 4 + half * 2 + e
                     v = e4m3_ocp(w >> (16 * half + 8 * e) & 0xFF) * s
                     expect(idx, out[idx], to_f32(v), op)
+    elif op in ("bf16-fp4", "f16-fp4"):
+        # v_cvt_scalef32_pk_fp4_{bf16,f16}: a pair of 16-bit values.
+        values, scale, old = files[0], files[1], files[2]
+        decode16 = bf16 if op == "bf16-fp4" else f16
+        for lane in range(len(scale)):
+            a, b = decode16(values[2 * lane]), decode16(values[2 * lane + 1])
+            s = e8m0(bits_f32(scale[lane]) >> 23 & 0xFF)
+            byte = fp4_code(a / s) | fp4_code(b / s) << 4
+            for sel in range(4):
+                idx = lane * 4 + sel
+                want = (old[lane] & ~(0xFF << 8 * sel) | byte << 8 * sel)
+                expect(idx, out[idx] & 0xFFFFFFFF, want & 0xFFFFFFFF, op)
+    elif op == "scaled-fp8-16":
+        # v_cvt_scalef32_pk_{bf16,f16}_{fp8,bf8}, halves 0 and 1 each.
+        src, scale = files[0], files[1]
+        kinds = [(e4m3_ocp, to_bf16_bits), (e5m2_ocp, to_bf16_bits),
+                 (e4m3_ocp, to_f16_bits), (e5m2_ocp, to_f16_bits)]
+        for lane, (w, sc) in enumerate(zip(src, scale)):
+            s = e8m0(bits_f32(sc) >> 23 & 0xFF)
+            idx = lane * 16
+            for decode, encode in kinds:
+                for half in range(2):
+                    for e in range(2):
+                        v = decode(w >> (16 * half + 8 * e) & 0xFF) * s
+                        expect(idx, out[idx], encode(v), op)
+                        idx += 1
+    elif op == "scaled-bf8-f32":
+        src, scale = files[0], files[1]
+        for lane, (w, sc) in enumerate(zip(src, scale)):
+            s = e8m0(bits_f32(sc) >> 23 & 0xFF)
+            for sel in range(4):
+                idx = lane * 8 + sel
+                expect(idx, out[idx], to_f32(e5m2_ocp(w >> 8 * sel & 0xFF) * s),
+                       op)
+            for half in range(2):
+                for e in range(2):
+                    idx = lane * 8 + 4 + half * 2 + e
+                    v = e5m2_ocp(w >> (16 * half + 8 * e) & 0xFF) * s
+                    expect(idx, out[idx], to_f32(v), op)
+    elif op in ("scaled-f32-fp8", "scaled-bf16-fp8", "scaled-f16-fp8"):
+        # v_cvt_scalef32_pk_{fp8,bf8}_*: value / scale into half 0 or 1 of
+        # the old register; per lane: fp8 half 0, half 1, bf8 half 0, 1.
+        values, scale, old = files[0], files[1], files[2]
+        decode16 = {"scaled-f32-fp8": lambda v: v, "scaled-bf16-fp8": bf16,
+                    "scaled-f16-fp8": f16}[op]
+        for lane in range(len(scale)):
+            a = decode16(values[2 * lane])
+            b = decode16(values[2 * lane + 1])
+            s = e8m0(bits_f32(scale[lane]) >> 23 & 0xFF)
+            idx = lane * 4
+            for decode in (e4m3_ocp, e5m2_ocp):
+                pair = fp8_code(a / s, decode) | fp8_code(b / s, decode) << 8
+                for half in range(2):
+                    want = old[lane] & ~(0xFFFF << 16 * half) | pair << 16 * half
+                    expect(idx, out[idx] & 0xFFFFFFFF, want & 0xFFFFFFFF, op)
+                    idx += 1
     else:
         fail("unknown conversion " + op)
     if problems:

@@ -63,14 +63,16 @@ static double decode(const Layout &layout, uint32_t bits) {
   uint32_t expMask = (1u << layout.expBits) - 1;
   uint32_t exponent = bits >> layout.manBits & expMask;
   uint32_t mantissa = bits & ((1u << layout.manBits) - 1);
+  // NaNs keep their sign bit, which later conversions may carry on.
+  double nan = std::copysign(NAN, sign ? -1.0 : 1.0);
   if (layout.fnuz && bits == 1u << (width - 1))
-    return NAN;
+    return nan;
   if (layout.ieee && exponent == expMask)
-    return mantissa ? NAN : (sign ? -INFINITY : INFINITY);
+    return mantissa ? nan : (sign ? -INFINITY : INFINITY);
   // OCP E4M3: only S.1111.111 is NaN.
   if (!layout.ieee && !layout.fnuz && !layout.saturates &&
       exponent == expMask && mantissa == (1u << layout.manBits) - 1)
-    return NAN;
+    return nan;
   double value =
       exponent == 0
           ? std::ldexp(double(mantissa), 1 - layout.bias - layout.manBits)
