@@ -131,7 +131,8 @@ static Expected<KernelInfo> describeKernel(Function &function) {
     }
   }
   DenormalMode mode = function.getDenormalMode(APFloat::IEEEsingle());
-  if (mode.Output != DenormalMode::IEEE)
+  if (mode.Output == DenormalMode::PreserveSign ||
+      mode.Output == DenormalMode::PositiveZero)
     kernel.flags |= MLA_EMU_FLUSH_F32_DENORMALS;
   return kernel;
 }
