@@ -214,8 +214,13 @@ mla::emu::buildHostModule(Module &source, Chip chip,
   HostTypes types(context);
   ValueToValueMapTy map;
 
+  if (!source.alias_empty() || !source.ifunc_empty())
+    return createStringError("global aliases and ifuncs are not emulated");
   SmallVector<GlobalVariable *> globals;
   for (GlobalVariable &global : source.globals()) {
+    // llvm.used and the like only tell linkers what to keep.
+    if (global.getName().starts_with("llvm."))
+      continue;
     if (!global.hasInitializer())
       return createStringError("global @" + global.getName() +
                                " has no definition in the module");
@@ -283,9 +288,10 @@ mla::emu::buildHostModule(Module &source, Chip chip,
     stripTargetAttributes(*copy);
   }
   for (GlobalVariable &global : source.globals())
-    cast<GlobalVariable>(map[&global])
-        ->setInitializer(
-            MapValue(global.getInitializer(), map, RF_None, &types));
+    if (!global.getName().starts_with("llvm."))
+      cast<GlobalVariable>(map[&global])
+          ->setInitializer(
+              MapValue(global.getInitializer(), map, RF_None, &types));
 
   // Address spaces are gone: casts between them are no-ops, and calls use
   // the host's calling convention.

@@ -137,8 +137,8 @@ private:
   }
 
   /// The buffers `kernel`'s pointer arguments point into, sorted.
-  Status collectBuffers(const KernelInfo &kernel, void **args,
-                        std::vector<MlaEmuBuffer> &buffers) const;
+  void collectBuffers(const KernelInfo &kernel, void **args,
+                      std::vector<MlaEmuBuffer> &buffers) const;
 
   ThreadPool &pool;
   void *library = nullptr;
@@ -211,8 +211,8 @@ Status EmuBackend::loadModule(const std::string &path,
   return Status::success();
 }
 
-Status EmuBackend::collectBuffers(const KernelInfo &kernel, void **args,
-                                  std::vector<MlaEmuBuffer> &buffers) const {
+void EmuBackend::collectBuffers(const KernelInfo &kernel, void **args,
+                                std::vector<MlaEmuBuffer> &buffers) const {
   buffers.clear();
   for (size_t i = 0; i < kernel.args.size(); ++i) {
     if (kernel.args[i].kind != ArgKind::Pointer)
@@ -235,7 +235,6 @@ Status EmuBackend::collectBuffers(const KernelInfo &kernel, void **args,
             [](const MlaEmuBuffer &a, const MlaEmuBuffer &b) {
               return a.begin < b.begin;
             });
-  return Status::success();
 }
 
 Status EmuBackend::launch(const KernelInfo &kernel,
@@ -254,8 +253,7 @@ Status EmuBackend::launch(const KernelInfo &kernel,
   }
   launch.dynamicLdsBytes = static_cast<uint32_t>(kernel.dynamicLdsBytes);
   std::vector<MlaEmuBuffer> buffers;
-  if (Status s = collectBuffers(kernel, args, buffers))
-    return s;
+  collectBuffers(kernel, args, buffers);
   launch.numBuffers = static_cast<uint32_t>(buffers.size());
   launch.buffers = buffers.data();
   if (const char *problem = interface.checkLaunch(&launch))

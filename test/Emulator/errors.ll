@@ -1,5 +1,7 @@
 ; What the emulator does not emulate is an error when the module is
 ; retargeted, naming the construct and where it is; no output is written.
+; A module's constant globals (such as the __oclc_* controls) are memory
+; kernels may read; llvm.compiler.used is not.
 ;
 ; RUN: split-file %s %t
 ; RUN: not mla-emu-compile %t/unknown.ll -o %t.so 2>&1 | FileCheck %s --check-prefix=UNKNOWN
@@ -16,6 +18,11 @@
 ; RUN: not mla-emu-compile %t/cpu.ll --chip=gfx950 -o %t.so 2>&1 | FileCheck %s --check-prefix=CPU
 ; RUN: not mla-emu-compile %t/argument.ll -o %t.so 2>&1 | FileCheck %s --check-prefix=ARGUMENT
 ; RUN: not mla-emu-compile %t/triple.ll -o %t.so 2>&1 | FileCheck %s --check-prefix=TRIPLE
+; RUN: not mla-emu-compile %t/alias.ll -o %t.so 2>&1 | FileCheck %s --check-prefix=ALIAS
+; RUN: mla-emu-compile %t/used.ll --workgroup-size=64 --arg-type=out=i32 -o %t.used.so
+; RUN: mla-run --target emu --module %t.used.so --kernel k --grid 1 \
+; RUN:   --arg out=empty:1 --save out=%t.used.npy > /dev/null
+; RUN: %amdref print %t.used.npy | FileCheck %s --check-prefix=USED
 ; RUN: not ls %t.so %t.so.json
 
 ; UNKNOWN: mla-emu-compile: error: llvm.amdgcn.s.memtime is not emulated (at `%t = call i64 @llvm.amdgcn.s.memtime()` in @k)
@@ -30,6 +37,8 @@
 ; CPU: mla-emu-compile: error: function @k is compiled for gfx942, not gfx950
 ; ARGUMENT: mla-emu-compile: error: kernel @k argument 0 has type i16, which has no kind in docs/ABI.md (global pointers, i32, i64 and f32)
 ; TRIPLE: mla-emu-compile: error: the module's triple 'x86_64-unknown-linux-gnu' is not amdgcn-amd-amdhsa
+; ALIAS: mla-emu-compile: error: global aliases and ifuncs are not emulated
+; USED: {{^}}500{{$}}
 
 ;--- unknown.ll
 define amdgpu_kernel void @k() {
@@ -101,5 +110,22 @@ define amdgpu_kernel void @k(i16 %x) {
 ;--- triple.ll
 target triple = "x86_64-unknown-linux-gnu"
 define void @k() {
+  ret void
+}
+
+;--- alias.ll
+@table = addrspace(1) global [4 x i32] zeroinitializer
+@other = alias [4 x i32], ptr addrspace(1) @table
+define amdgpu_kernel void @k() {
+  ret void
+}
+
+;--- used.ll
+; llvm.compiler.used only keeps globals alive: it is not emulated memory.
+@__oclc_ABI_version = weak_odr hidden addrspace(4) constant i32 500
+@llvm.compiler.used = appending addrspace(1) global [1 x ptr] [ptr addrspacecast (ptr addrspace(4) @__oclc_ABI_version to ptr)], section "llvm.metadata"
+define amdgpu_kernel void @k(ptr addrspace(1) %out) {
+  %v = load i32, ptr addrspace(4) @__oclc_ABI_version, align 4
+  store i32 %v, ptr addrspace(1) %out, align 4
   ret void
 }
