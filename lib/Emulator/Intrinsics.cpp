@@ -410,6 +410,10 @@ static Error lowerCompare(CallInst &call, const Entry &entry, uint32_t site,
   return Error::success();
 }
 
+/// The temporary slot of buffer accesses' data, apart from those of
+/// RuntimeCalls::call.
+constexpr unsigned kBufferSlot = ~0u;
+
 /// Buffer accesses move the bytes of any type through a temporary.
 static Error lowerBufferAccess(CallInst &call, const Entry &entry,
                                uint32_t site, RuntimeCalls &calls) {
@@ -418,7 +422,8 @@ static Error lowerBufferAccess(CallInst &call, const Entry &entry,
   unsigned first = load ? 0 : 1;
   const DataLayout &layout = call.getModule()->getDataLayout();
   IRBuilder<> builder(&call);
-  AllocaInst *temporary = calls.temporary(*call.getFunction(), type);
+  AllocaInst *temporary =
+      calls.temporary(*call.getFunction(), type, kBufferSlot);
   if (!load)
     builder.CreateStore(call.getArgOperand(0), temporary);
   Value *bytes = builder.getInt32(layout.getTypeStoreSize(type));

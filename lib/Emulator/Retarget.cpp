@@ -1,6 +1,7 @@
 //===- Retarget.cpp - AMDGPU LLVM IR to host LLVM IR ----------------------===//
 
 #include "mla/Emulator/Retarget.h"
+#include "RuntimeCalls.h"
 #include "Steps.h"
 
 #include "mla/Emulator/EmuABI.h"
@@ -137,6 +138,34 @@ static Expected<KernelInfo> describeKernel(Function &function) {
   return kernel;
 }
 
+/// Private memory each lane may use: half of its stack, leaving the rest to
+/// spills, calls and the runtime.
+constexpr uint64_t kMaxPrivateBytes = 32 * 1024;
+
+/// Fails when a function's allocas may not fit a lane's stack.
+static Error checkPrivateMemory(Module &module, const DataLayout &hostLayout) {
+  for (Function &function : module) {
+    uint64_t bytes = 0;
+    for (Instruction &inst : instructions(function)) {
+      auto *alloca = dyn_cast<AllocaInst>(&inst);
+      if (!alloca)
+        continue;
+      std::optional<TypeSize> size = alloca->getAllocationSize(hostLayout);
+      if (!size || size->isScalable())
+        return errorAt(inst, "allocas of a size known only at run time are "
+                             "not emulated");
+      bytes += size->getFixedValue();
+    }
+    if (bytes > kMaxPrivateBytes)
+      return createStringError("function @" + function.getName() + " uses " +
+                               Twine(bytes) +
+                               " bytes of private memory per lane; the "
+                               "emulator gives a lane " +
+                               Twine(kMaxPrivateBytes));
+  }
+  return Error::success();
+}
+
 Expected<std::unique_ptr<Module>>
 mla::emu::retargetModule(Module &module, Chip chip, StringRef hostTriple,
                          const DataLayout &hostLayout,
@@ -184,6 +213,8 @@ mla::emu::retargetModule(Module &module, Chip chip, StringRef hostTriple,
   for (Function *function : functions)
     if (Error error = rewriteFunction(*function, chip, hostLayout, calls))
       return std::move(error);
+  if (Error error = checkPrivateMemory(module, hostLayout))
+    return std::move(error);
   // Site descriptions hold the debug locations already.
   StripDebugInfo(module);
 

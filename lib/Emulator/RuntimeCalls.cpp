@@ -60,10 +60,15 @@ uint32_t SiteTable::add(const Instruction &inst) {
   return static_cast<uint32_t>(entries.size() - 1);
 }
 
-AllocaInst *RuntimeCalls::temporary(Function &function, Type *type) {
-  const DataLayout &layout = module.getDataLayout();
-  IRBuilder<> builder(&*function.getEntryBlock().getFirstInsertionPt());
-  return builder.CreateAlloca(type, layout.getAllocaAddrSpace());
+AllocaInst *RuntimeCalls::temporary(Function &function, Type *type,
+                                    unsigned slot) {
+  AllocaInst *&temporary = temporaries[{&function, type, slot}];
+  if (!temporary) {
+    const DataLayout &layout = module.getDataLayout();
+    IRBuilder<> builder(&*function.getEntryBlock().getFirstInsertionPt());
+    temporary = builder.CreateAlloca(type, layout.getAllocaAddrSpace());
+  }
+  return temporary;
 }
 
 /// Whether values of `type` travel in registers (see RuntimeCalls.h).
@@ -92,24 +97,24 @@ Value *RuntimeCalls::call(Instruction *before, StringRef name,
           (resultType->isIntegerTy() && resultType->getIntegerBitWidth() < 32))
         returnType = i32;
     } else {
-      result = temporary(function, resultType);
+      result = temporary(function, resultType, 0);
       operands.push_back(result);
     }
   }
-  for (Value *arg : args) {
+  for (auto [i, arg] : llvm::enumerate(args)) {
     Type *type = arg->getType();
     if (!passedByValue(type)) {
-      AllocaInst *slot = temporary(function, type);
+      AllocaInst *slot = temporary(function, type, i + 1);
       builder.CreateStore(arg, slot);
       operands.push_back(slot);
-      continue;
+    } else if (type->isHalfTy() || type->isBFloatTy()) {
+      operands.push_back(builder.CreateZExt(
+          builder.CreateBitCast(arg, builder.getInt16Ty()), i32));
+    } else if (type->isIntegerTy() && type->getIntegerBitWidth() < 32) {
+      operands.push_back(builder.CreateZExt(arg, i32));
+    } else {
+      operands.push_back(arg);
     }
-    if (type->isHalfTy() || type->isBFloatTy())
-      arg = builder.CreateZExt(builder.CreateBitCast(arg, builder.getInt16Ty()),
-                               i32);
-    else if (type->isIntegerTy() && type->getIntegerBitWidth() < 32)
-      arg = builder.CreateZExt(arg, i32);
-    operands.push_back(arg);
   }
   operands.push_back(ConstantInt::get(i32, site));
 

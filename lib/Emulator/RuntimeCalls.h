@@ -69,14 +69,22 @@ public:
                     llvm::ArrayRef<llvm::Value *> args, llvm::Type *resultType,
                     uint32_t site);
 
-  /// A temporary for a value of `type` in the entry block of `function`.
-  llvm::AllocaInst *temporary(llvm::Function &function, llvm::Type *type);
+  /// A temporary for a value of `type` in the entry block of `function`,
+  /// shared by every runtime call of the function that passes such a value
+  /// as its operand `slot`: calls run one after another and their operands
+  /// die with them, so the lane's frame stays small however many calls the
+  /// function makes.
+  llvm::AllocaInst *temporary(llvm::Function &function, llvm::Type *type,
+                              unsigned slot);
 
   SiteTable &siteTable() { return sites; }
 
 private:
   llvm::Module &module;
   SiteTable &sites;
+  llvm::DenseMap<std::tuple<llvm::Function *, llvm::Type *, unsigned>,
+                 llvm::AllocaInst *>
+      temporaries;
 };
 
 } // namespace mla::emu

@@ -19,6 +19,7 @@
 ; RUN: not mla-emu-compile %t/argument.ll -o %t.so 2>&1 | FileCheck %s --check-prefix=ARGUMENT
 ; RUN: not mla-emu-compile %t/triple.ll -o %t.so 2>&1 | FileCheck %s --check-prefix=TRIPLE
 ; RUN: not mla-emu-compile %t/alias.ll -o %t.so 2>&1 | FileCheck %s --check-prefix=ALIAS
+; RUN: not mla-emu-compile %t/private.ll -o %t.so 2>&1 | FileCheck %s --check-prefix=PRIVATE
 ; RUN: mla-emu-compile %t/used.ll --workgroup-size=64 --arg-type=out=i32 -o %t.used.so
 ; RUN: mla-run --target emu --module %t.used.so --kernel k --grid 1 \
 ; RUN:   --arg out=empty:1 --save out=%t.used.npy > /dev/null
@@ -38,6 +39,7 @@
 ; ARGUMENT: mla-emu-compile: error: kernel @k argument 0 has type i16, which has no kind in docs/ABI.md (global pointers, i32, i64 and f32)
 ; TRIPLE: mla-emu-compile: error: the module's triple 'x86_64-unknown-linux-gnu' is not amdgcn-amd-amdhsa
 ; ALIAS: mla-emu-compile: error: global aliases and ifuncs are not emulated
+; PRIVATE: mla-emu-compile: error: function @k uses 40000 bytes of private memory per lane; the emulator gives a lane 32768
 ; USED: {{^}}500{{$}}
 
 ;--- unknown.ll
@@ -127,5 +129,13 @@ define amdgpu_kernel void @k() {
 define amdgpu_kernel void @k(ptr addrspace(1) %out) {
   %v = load i32, ptr addrspace(4) @__oclc_ABI_version, align 4
   store i32 %v, ptr addrspace(1) %out, align 4
+  ret void
+}
+
+;--- private.ll
+define amdgpu_kernel void @k(i32 %i) {
+  %scratch = alloca [10000 x i32], align 4, addrspace(5)
+  %p = getelementptr [10000 x i32], ptr addrspace(5) %scratch, i32 0, i32 %i
+  store volatile i32 %i, ptr addrspace(5) %p, align 4
   ret void
 }
