@@ -8,16 +8,21 @@ from lit.llvm import llvm_config
 
 config.name = "MLA"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".ll"]
 config.test_source_root = config.mla_test_source_root
 config.test_exec_root = os.path.join(
     config.mla_obj_root, os.path.relpath(config.test_source_root, config.mla_src_root))
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
+                   "Tool"]
 
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
 
 config.substitutions.append(("%examples", os.path.join(config.mla_src_root, "examples")))
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+# Reference values of the emulated AMD instructions, from shared/AMD.md's
+# formulas.
+config.substitutions.append(("%amdref", '"%s" %s' % (
+    sys.executable, os.path.join(config.mla_src_root, "utils", "amdref.py"))))
 # Random inputs and float64 checks for the examples.
 config.substitutions.append(("%npytool", '"%s" %s' % (
     sys.executable, os.path.join(config.mla_src_root, "utils", "npytool.py"))))
@@ -29,10 +34,11 @@ llvm_config.use_default_substitutions()
 # names.
 tool_dirs = [config.mla_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
-    ["mla-opt", "mla-compile", "mla-run", "mla-runtime-tests"], tool_dirs)
-llvm_config.add_tool_substitutions(["FileCheck", "count", "not", "llvm-nm", "llvm-objdump",
-                                    "llvm-readelf"],
-                                   [config.llvm_tools_dir])
+    ["mla-opt", "mla-compile", "mla-run", "mla-runtime-tests",
+     "mla-emu-compile"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["FileCheck", "count", "not", "llvm-nm", "llvm-objdump", "llvm-readelf",
+     "llc", "mlir-opt", "mlir-translate"], [config.llvm_tools_dir])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mla_tools_dir, append_path=True)
 

@@ -50,8 +50,13 @@ Status createBackend(const std::string &target, ThreadPool &pool,
     return createHipBackend(backend);
   if (target == "cuda")
     return createCudaBackend(backend);
+  if (target == "emu") {
+    backend = createEmuBackend(pool);
+    return Status::success();
+  }
   return Status::failure("--target", "unknown target '" + target +
-                                         "' (expected host, hip or cuda)");
+                                         "' (expected host, hip, cuda or "
+                                         "emu)");
 }
 
 Status benchmarkLaunches(Backend &backend, int64_t warmup, int64_t iterations,

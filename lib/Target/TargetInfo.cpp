@@ -16,6 +16,10 @@ llvm::ArrayRef<TargetInfo> mla::getTargets() {
        /*hasLowering=*/true},
       {"sm_90", TargetKind::NVPTX, "nvptx64-nvidia-cuda", "sm_90", "+ptx80",
        /*hasLowering=*/false},
+      {"gfx950-emu", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx950", "",
+       /*hasLowering=*/true, /*emulated=*/true},
+      {"gfx942-emu", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx942", "",
+       /*hasLowering=*/true, /*emulated=*/true},
   };
   return targets;
 }

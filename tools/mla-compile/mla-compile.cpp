@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmuTarget.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/InitAll.h"
 #include "mla/Pipelines/Pipelines.h"
@@ -44,7 +45,9 @@ static llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output file"),
                                              llvm::cl::value_desc("path"),
                                              llvm::cl::Required);
 static llvm::cl::opt<std::string>
-    targetName("target", llvm::cl::desc("host, gfx950, gfx942 or sm_90"),
+    targetName("target",
+               llvm::cl::desc("host, gfx950, gfx942, sm_90, gfx950-emu or "
+                              "gfx942-emu"),
                llvm::cl::Required);
 static llvm::cl::opt<Emit>
     emit("emit", llvm::cl::desc("Stage to stop at"), llvm::cl::init(Emit::Bin),
@@ -167,7 +170,7 @@ int main(int argc, char **argv) {
     buildHostPipeline(pm);
   } else {
     GpuPipelineOptions options;
-    options.chip = target->name.str();
+    options.chip = target->cpu.str();
     buildTileToGpuLLVMPipeline(pm, options);
   }
   if (failed(pm.run(*module)))
@@ -210,5 +213,7 @@ int main(int argc, char **argv) {
     out->keep();
     return 0;
   }
+  if (target->emulated)
+    return writeEmulatedModule(*target, *llvmModule, manifest, outputFile);
   return writeBinary(*target, *machine, *llvmModule, manifest);
 }

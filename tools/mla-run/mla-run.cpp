@@ -51,14 +51,14 @@ constexpr int64_t kMaxThreads = 4096;
 constexpr int64_t kWarmupIterations = 3;
 
 constexpr const char *kUsage =
-    R"(usage: mla-run --target host|hip|cuda --module FILE
+    R"(usage: mla-run --target host|hip|cuda|emu --module FILE
                --kv-dtype bf16|fp8|mxfp4
                (--kv-len L [--batch B] | --kv-lens L1,L2,...) [--q-len Q]
                [--heads H] [--seed S] [--kv-spare-rows N] | --inputs DIR
                [--out FILE.npy] [--save-inputs DIR] [--check]
                [--plan reproducible|throughput]
                [--bench [--iters N]] [--threads N] [--sm-scale X]
-       mla-run --target host|hip|cuda --module FILE
+       mla-run --target host|hip|cuda|emu --module FILE
                --kernel SYMBOL --grid X[,Y[,Z]] --arg NAME=VALUE ...
                [--save NAME=FILE.npy ...] [--bench [--iters N]] [--threads N]
 
@@ -67,7 +67,9 @@ Runs the MLA decode kernels of a module compiled by mla-compile, or with
 .hsaco, .ptx or .cubin); its manifest is FILE.json. The modes' flags do not
 mix; --target, --module, --bench, --iters and --threads serve both.
 
-  --target T        host (the .so on a thread pool), hip or cuda
+  --target T        host (the .so on a thread pool), hip, cuda, or emu (a
+                    module compiled for gfx950-emu or gfx942-emu on a
+                    thread pool)
   --module FILE     the compiled module
   --kv-dtype D      KV cache format: bf16, fp8 (per-tensor scale) or mxfp4
                     (packed fp4 with E8M0 scales per 32 elements)
@@ -254,9 +256,10 @@ static Status parseArguments(int argc, char **argv, Options &options) {
 
     int64_t number = 0;
     if (flag == "--target") {
-      if (value != "host" && value != "hip" && value != "cuda")
+      if (value != "host" && value != "hip" && value != "cuda" &&
+          value != "emu")
         return Status::failure(flag,
-                               "'" + value + "' is not host, hip or cuda");
+                               "'" + value + "' is not host, hip, cuda or emu");
       options.target = value;
     } else if (flag == "--module") {
       options.module = value;
@@ -378,7 +381,7 @@ static Status validateOptions(const Options &options) {
   if (Status s = checkOneMode(options))
     return s;
   if (options.target.empty())
-    return Status::failure("--target", "required (host, hip or cuda)");
+    return Status::failure("--target", "required (host, hip, cuda or emu)");
   if (options.module.empty())
     return Status::failure("--module", "required (the compiled module)");
   if (options.kernelMode)

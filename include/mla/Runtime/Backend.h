@@ -30,7 +30,7 @@ class Backend {
 public:
   virtual ~Backend();
 
-  /// The --target name: host, hip or cuda.
+  /// The --target name: host, hip, cuda or emu.
   virtual const char *name() const = 0;
   /// Whether modules compiled for manifest target `target` run here; when
   /// not, `expected` describes the targets that do.
@@ -89,6 +89,10 @@ private:
 /// The host backend: runs program instances on `pool`, which must outlive
 /// it.
 std::unique_ptr<Backend> createHostBackend(ThreadPool &pool);
+/// The emulation backend: runs modules compiled for gfx950-emu or gfx942-emu
+/// (emulated AMD code, see docs/emulation.md) on `pool`, which must outlive
+/// it.
+std::unique_ptr<Backend> createEmuBackend(ThreadPool &pool);
 /// The HIP backend on device 0. Fails with one line when libamdhip64 or an
 /// AMD GPU is missing.
 Status createHipBackend(std::unique_ptr<Backend> &backend);
@@ -96,8 +100,8 @@ Status createHipBackend(std::unique_ptr<Backend> &backend);
 /// NVIDIA GPU is missing.
 Status createCudaBackend(std::unique_ptr<Backend> &backend);
 
-/// The backend named by --target (host, hip or cuda); the host backend runs
-/// on `pool`.
+/// The backend named by --target (host, hip, cuda or emu); the host and emu
+/// backends run on `pool`.
 Status createBackend(const std::string &target, ThreadPool &pool,
                      std::unique_ptr<Backend> &backend);
 

@@ -24,6 +24,10 @@ struct TargetInfo {
   llvm::StringRef features;
   /// Whether mla-compile has a lowering for this target yet.
   bool hasLowering;
+  /// An emulation target (gfx950-emu, gfx942-emu) lowers as its chip
+  /// (`cpu`) does; its binary is that LLVM IR module retargeted to the host
+  /// (docs/emulation.md).
+  bool emulated = false;
 };
 
 /// Every target the project knows, in the order help texts list them.

@@ -1,0 +1,202 @@
+//===- Runtime.h - State of the emulation runtime ---------------*- C++ -*-===//
+//
+// The runtime executes one workgroup at a time per context. Every lane is a
+// fiber with its own stack running the lane's native code; a lane suspends
+// only at wave-collective operations (matrix ops, lane exchanges, fences)
+// and at barriers. When every lane of a wave has suspended, the collective
+// the earliest waiting lanes wait at runs for exactly those lanes (the
+// wave's EXEC mask), and they resume.
+//
+// This library is linked into every emulated module: it uses the C library
+// only (no C++ library, no exceptions), so that modules load anywhere the
+// host target's modules do.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLA_EMULATORRUNTIME_RUNTIME_H
+#define MLA_EMULATORRUNTIME_RUNTIME_H
+
+#include "mla/Emulator/EmuABI.h"
+
+#include <cstddef>
+#include <cstdint>
+
+/// Functions the retargeted code calls are C symbols with this prefix,
+/// hidden inside the module.
+#define MLA_EMU_RT extern "C" __attribute__((visibility("hidden")))
+
+/// The descriptor the retargeter generates.
+extern "C" const MlaEmuModule mla_emu_module;
+
+struct MlaEmuContext;
+
+namespace mla::emu {
+
+constexpr unsigned kWaveSize = 64;
+constexpr unsigned kMaxWorkgroupSize = 1024;
+constexpr unsigned kMaxWaves = kMaxWorkgroupSize / kWaveSize;
+/// Each lane's stack: a power of two, and stacks are aligned to it, so that
+/// a lane finds its state from its stack pointer (see currentLane).
+constexpr size_t kLaneStackBytes = size_t(64) << 10;
+
+struct Wave;
+using Context = MlaEmuContext;
+
+/// Runs a collective for the lanes of `exec` of `wave`, each of which left
+/// its operands in its Lane record.
+using CollectiveFn = void (*)(Wave &wave, uint64_t exec);
+
+enum class LaneState : uint8_t { Ready, Waiting, Done };
+
+struct Lane {
+  /// The saved stack pointer while the lane is suspended.
+  void *sp;
+  Wave *wave;
+  /// Index within the wave and within the workgroup.
+  uint32_t index;
+  uint32_t flatId;
+  LaneState state;
+  /// What a waiting lane waits at: a site and its collective (null for the
+  /// workgroup barrier).
+  uint32_t site;
+  CollectiveFn collective;
+  /// Operands of the pending collective, in the suspended lane's frame.
+  const void *in[3];
+  void *out;
+  uint64_t imm[4];
+};
+
+struct Wave {
+  Context *context;
+  uint32_t index;
+  uint32_t numLanes;
+  /// Identifies the stretch of the wave's execution since its last
+  /// collective; unique within a workgroup run. LDS accesses of two lanes of
+  /// one wave in one segment have no order the emulator can honour.
+  uint32_t segment;
+  bool done;
+  bool atBarrier;
+  uint32_t barrierSite;
+  uint64_t barrierLanes;
+  Lane lanes[kWaveSize];
+};
+
+/// What the race detector knows about one byte of LDS.
+struct ShadowByte {
+  /// The barrier epoch the fields below belong to; older entries are empty.
+  uint32_t epoch;
+  uint32_t writeSite;
+  /// A read by the lowest and by the highest wave that read the byte in
+  /// this epoch: whichever wave writes it next, one of them is another
+  /// wave's.
+  uint32_t lowReadSite;
+  uint32_t highReadSite;
+  /// The wave segment the lane fields belong to.
+  uint32_t segment;
+  /// Lanes of that segment's wave that read the byte in it.
+  uint64_t segmentReaders;
+  /// Waves that read the byte in this epoch, one bit per wave.
+  uint16_t readers;
+  /// 1 + the wave that last wrote the byte in this epoch; 0 for none.
+  uint8_t writer;
+  /// The lane that wrote the byte in `segment`, or -1.
+  int8_t segmentWriter;
+};
+
+/// A buffer resource (V#) made by make.buffer.rsrc; kernels hold pointers to
+/// these interned records.
+struct BufferResource {
+  uintptr_t base;
+  uint64_t numRecords;
+  uint32_t stride;
+  uint32_t flags;
+};
+
+constexpr unsigned kMaxResources = 256;
+
+} // namespace mla::emu
+
+/// One context: everything one workgroup run needs, reused run after run.
+struct MlaEmuContext {
+  // Memory owned by the context.
+  char *stackRegion;
+  size_t stackRegionBytes;
+  /// The first lane stack, kLaneStackBytes-aligned.
+  char *stacks;
+  uint8_t *lds;
+  uint32_t ldsCapacity;
+  mla::emu::ShadowByte *shadow;
+  size_t shadowBytes;
+  void *schedulerSp;
+
+  // The current run.
+  const MlaEmuLaunch *launch;
+  uint32_t workgroupId[3];
+  uint32_t workgroupSize;
+  uint32_t ldsBytes;
+  uint32_t numWaves;
+  uint32_t epoch;
+  uint32_t nextSegment;
+  uint32_t mxcsr;
+  bool failed;
+  mla::emu::BufferResource resources[mla::emu::kMaxResources];
+  uint32_t numResources;
+  /// The HSA dispatch packet and the code object v5 implicit arguments,
+  /// for kernels that read launch sizes through them.
+  alignas(64) uint8_t dispatchPacket[64];
+  alignas(64) uint8_t implicitArgs[256];
+  char error[2048];
+  mla::emu::Wave waves[mla::emu::kMaxWaves];
+};
+
+namespace mla::emu {
+
+/// The lane whose stack the caller runs on. Only valid in code called from
+/// a lane (every __mla_emu_* entry point).
+inline Lane &currentLane() {
+  char marker;
+  uintptr_t base =
+      reinterpret_cast<uintptr_t>(&marker) & ~uintptr_t(kLaneStackBytes - 1);
+  return **reinterpret_cast<Lane **>(base);
+}
+
+inline Context &contextOf(const Lane &lane) { return *lane.wave->context; }
+
+/// Suspends the calling lane at `site` until `collective` has run for it
+/// (or, when null, until the workgroup barrier releases it).
+void arrive(Lane &lane, uint32_t site, CollectiveFn collective);
+
+/// Records a hazard found by `lane` at `site` (UINT32_MAX: none) and
+/// abandons the workgroup: never returns.
+[[noreturn]] void laneFail(Lane &lane, uint32_t site, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/// Records a hazard found while running a collective of `wave` at `site`;
+/// the scheduler abandons the workgroup when the collective returns.
+void waveFail(Wave &wave, uint32_t site, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/// "at LOCATION in @FUNCTION" for `site`.
+void describeSite(uint32_t site, char *buffer, size_t size);
+
+/// Checks an access of `lane` to `bytes` bytes at `pointer` through a
+/// global, constant or flat pointer (see Memory.cpp); returns `pointer`.
+void *checkGlobal(Lane &lane, void *pointer, uint64_t bytes, uint32_t flags,
+                  uint32_t site);
+
+/// Checks and records an access of `lane` to LDS; returns `pointer`.
+void *checkLds(Lane &lane, void *pointer, uint64_t bytes, uint32_t flags,
+               uint32_t site);
+
+/// Resets the per-workgroup memory state (LDS contents and resources) at
+/// the start of a run.
+void resetMemory(Context &context);
+
+/// Fills the dispatch packet and implicit arguments of the current run.
+void fillLaunchBlocks(Context &context);
+
+inline bool isGfx950() { return mla_emu_module.chip == MLA_EMU_CHIP_GFX950; }
+
+} // namespace mla::emu
+
+#endif // MLA_EMULATORRUNTIME_RUNTIME_H

@@ -1,0 +1,295 @@
+//===- EmuBackend.cpp - Run emulated AMD modules on host threads ----------===//
+//
+// An emulated module (target gfx950-emu or gfx942-emu) is a shared object
+// holding the retargeted kernels and the emulation runtime; its interface
+// is mla/Emulator/EmuABI.h (plain C: this file links no part of the
+// emulator). Workgroups run on the thread pool, one emulation context per
+// thread; the first hazard a workgroup reports fails the launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mla/Emulator/EmuABI.h"
+#include "mla/Runtime/Backend.h"
+#include "mla/Runtime/Manifest.h"
+#include "mla/Runtime/ThreadPool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace mla::runtime {
+
+namespace {
+
+/// The entry points every emulated module exports.
+struct EmuInterface {
+  const MlaEmuModule *module = nullptr;
+  MlaEmuCheckLaunchFn checkLaunch = nullptr;
+  MlaEmuContextCreateFn createContext = nullptr;
+  MlaEmuContextDestroyFn destroyContext = nullptr;
+  MlaEmuRunWorkgroupFn runWorkgroup = nullptr;
+  MlaEmuContextErrorFn contextError = nullptr;
+};
+
+/// The chip the manifest target names, or 0.
+uint32_t chipOfTarget(const std::string &target) {
+  if (target == "gfx950-emu")
+    return MLA_EMU_CHIP_GFX950;
+  if (target == "gfx942-emu")
+    return MLA_EMU_CHIP_GFX942;
+  return 0;
+}
+
+class EmuBackend : public Backend {
+public:
+  explicit EmuBackend(ThreadPool &pool) : pool(pool) {}
+  ~EmuBackend() override { unload(); }
+
+  const char *name() const override { return "emu"; }
+
+  bool acceptsTarget(const std::string &target,
+                     std::string &expected) const override {
+    expected = "gfx950-emu or gfx942-emu";
+    return chipOfTarget(target) != 0;
+  }
+
+  int64_t parallelism() const override { return pool.size(); }
+
+  Status allocate(size_t bytes, void *&pointer) override {
+    constexpr size_t kAlignment = 64;
+    size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    pointer = std::aligned_alloc(kAlignment, rounded);
+    if (!pointer)
+      return Status::failure(
+          "--target emu",
+          formatString("cannot allocate %zu bytes of memory", bytes));
+    // Kernels may touch the bytes asked for, not the rounding.
+    allocations[reinterpret_cast<uintptr_t>(pointer)] = bytes;
+    return Status::success();
+  }
+
+  void release(void *pointer) override {
+    allocations.erase(reinterpret_cast<uintptr_t>(pointer));
+    std::free(pointer);
+  }
+
+  Status copyToDevice(void *device, const void *host, size_t bytes) override {
+    std::memcpy(device, host, bytes);
+    return Status::success();
+  }
+
+  Status copyToHost(void *host, const void *device, size_t bytes) override {
+    std::memcpy(host, device, bytes);
+    return Status::success();
+  }
+
+  Status loadModule(const std::string &path, const Manifest &manifest) override;
+  Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
+                void **args) override;
+  Status synchronize() override { return Status::success(); }
+
+  Status startTimer() override {
+    timerStart = std::chrono::steady_clock::now();
+    return Status::success();
+  }
+
+  Status stopTimer(double &microseconds) override {
+    microseconds = std::chrono::duration<double, std::micro>(
+                       std::chrono::steady_clock::now() - timerStart)
+                       .count();
+    return Status::success();
+  }
+
+private:
+  void unload() {
+    for (MlaEmuContext *context : contexts)
+      interface.destroyContext(context);
+    contexts.clear();
+    if (library)
+      dlclose(library);
+    library = nullptr;
+  }
+
+  /// A context for one workgroup run; returned with giveBack.
+  MlaEmuContext *takeContext() {
+    std::lock_guard<std::mutex> lock(contextMutex);
+    if (!idle.empty()) {
+      MlaEmuContext *context = idle.back();
+      idle.pop_back();
+      return context;
+    }
+    MlaEmuContext *context = interface.createContext();
+    if (context)
+      contexts.push_back(context);
+    return context;
+  }
+
+  void giveBack(MlaEmuContext *context) {
+    std::lock_guard<std::mutex> lock(contextMutex);
+    idle.push_back(context);
+  }
+
+  /// The buffers `kernel`'s pointer arguments point into, sorted.
+  void collectBuffers(const KernelInfo &kernel, void **args,
+                      std::vector<MlaEmuBuffer> &buffers) const;
+
+  ThreadPool &pool;
+  void *library = nullptr;
+  EmuInterface interface;
+  std::unordered_map<std::string, const MlaEmuKernel *> kernels;
+  /// Start address -> size of every allocation.
+  std::map<uintptr_t, size_t> allocations;
+  std::mutex contextMutex;
+  std::vector<MlaEmuContext *> contexts, idle;
+  std::chrono::steady_clock::time_point timerStart;
+};
+
+} // namespace
+
+template <typename T>
+static bool resolve(void *handle, const char *symbol, T &function) {
+  function = reinterpret_cast<T>(dlsym(handle, symbol));
+  return function != nullptr;
+}
+
+Status EmuBackend::loadModule(const std::string &path,
+                              const Manifest &manifest) {
+  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return Status::failure(path, std::string("cannot load: ") + dlerror());
+  EmuInterface loaded;
+  loaded.module =
+      static_cast<const MlaEmuModule *>(dlsym(handle, MLA_EMU_MODULE_SYMBOL));
+  if (!loaded.module ||
+      !resolve(handle, "mla_emu_check_launch", loaded.checkLaunch) ||
+      !resolve(handle, "mla_emu_context_create", loaded.createContext) ||
+      !resolve(handle, "mla_emu_context_destroy", loaded.destroyContext) ||
+      !resolve(handle, "mla_emu_run_workgroup", loaded.runWorkgroup) ||
+      !resolve(handle, "mla_emu_context_error", loaded.contextError)) {
+    dlclose(handle);
+    return Status::failure(path, "not an emulated module (compile it with "
+                                 "--target=gfx950-emu or gfx942-emu)");
+  }
+  auto fail = [&](const std::string &what) {
+    dlclose(handle);
+    return Status::failure(path, what);
+  };
+  if (loaded.module->abiVersion != MLA_EMU_ABI_VERSION)
+    return fail(formatString("emulated module interface version %u, this "
+                             "mla-run reads version %u",
+                             loaded.module->abiVersion, MLA_EMU_ABI_VERSION));
+  if (loaded.module->chip != chipOfTarget(manifest.target))
+    return fail(formatString("the module emulates gfx%u, its manifest says "
+                             "target '%s'",
+                             loaded.module->chip, manifest.target.c_str()));
+  std::unordered_map<std::string, const MlaEmuKernel *> resolved;
+  for (uint32_t i = 0; i < loaded.module->numKernels; ++i)
+    resolved[loaded.module->kernels[i].name] = &loaded.module->kernels[i];
+  for (const KernelInfo &kernel : manifest.kernels) {
+    auto found = resolved.find(kernel.symbol);
+    if (found == resolved.end())
+      return fail("kernel '" + kernel.symbol + "' of " + manifest.path +
+                  " is not defined");
+    if (found->second->numArgs != kernel.args.size())
+      return fail(formatString("kernel '%s' takes %u arguments, its "
+                               "manifest lists %zu",
+                               kernel.symbol.c_str(), found->second->numArgs,
+                               kernel.args.size()));
+  }
+  unload();
+  library = handle;
+  interface = loaded;
+  kernels = std::move(resolved);
+  return Status::success();
+}
+
+void EmuBackend::collectBuffers(const KernelInfo &kernel, void **args,
+                                std::vector<MlaEmuBuffer> &buffers) const {
+  buffers.clear();
+  for (size_t i = 0; i < kernel.args.size(); ++i) {
+    if (kernel.args[i].kind != ArgKind::Pointer)
+      continue;
+    auto address = reinterpret_cast<uintptr_t>(*static_cast<void **>(args[i]));
+    auto above = allocations.upper_bound(address);
+    if (above == allocations.begin())
+      continue;
+    auto allocation = std::prev(above);
+    uintptr_t end = allocation->first + allocation->second;
+    if (address > end)
+      continue;
+    bool seen = false;
+    for (const MlaEmuBuffer &buffer : buffers)
+      seen |= buffer.begin == allocation->first;
+    if (!seen)
+      buffers.push_back({allocation->first, end, kernel.args[i].name.c_str()});
+  }
+  std::sort(buffers.begin(), buffers.end(),
+            [](const MlaEmuBuffer &a, const MlaEmuBuffer &b) {
+              return a.begin < b.begin;
+            });
+}
+
+Status EmuBackend::launch(const KernelInfo &kernel,
+                          const std::array<int64_t, 3> &grid, void **args) {
+  auto found = kernels.find(kernel.symbol);
+  if (found == kernels.end())
+    return Status::failure(kernel.symbol, "kernel not loaded");
+  MlaEmuLaunch launch = {};
+  launch.kernel = found->second;
+  launch.args = args;
+  for (int d = 0; d < 3; ++d) {
+    if (grid[d] < 1 || grid[d] > UINT32_MAX)
+      return Status::failure(kernel.symbol, "grid out of range");
+    launch.grid[d] = static_cast<uint32_t>(grid[d]);
+    launch.workgroupSize[d] = static_cast<uint32_t>(kernel.workgroupSize[d]);
+  }
+  launch.dynamicLdsBytes = static_cast<uint32_t>(kernel.dynamicLdsBytes);
+  std::vector<MlaEmuBuffer> buffers;
+  collectBuffers(kernel, args, buffers);
+  launch.numBuffers = static_cast<uint32_t>(buffers.size());
+  launch.buffers = buffers.data();
+  if (const char *problem = interface.checkLaunch(&launch))
+    return Status::failure("emu", problem);
+
+  std::atomic<bool> failed{false};
+  std::mutex errorMutex;
+  std::string error;
+  pool.parallelFor(grid[0] * grid[1] * grid[2], [&](int64_t linear) {
+    if (failed.load(std::memory_order_relaxed))
+      return;
+    MlaEmuContext *context = takeContext();
+    if (!context) {
+      std::lock_guard<std::mutex> lock(errorMutex);
+      if (!failed.exchange(true))
+        error = "cannot allocate an emulation context";
+      return;
+    }
+    const uint32_t id[3] = {
+        static_cast<uint32_t>(linear % grid[0]),
+        static_cast<uint32_t>(linear / grid[0] % grid[1]),
+        static_cast<uint32_t>(linear / (grid[0] * grid[1]))};
+    if (interface.runWorkgroup(context, &launch, id)) {
+      std::lock_guard<std::mutex> lock(errorMutex);
+      if (!failed.exchange(true))
+        error = interface.contextError(context);
+    }
+    giveBack(context);
+  });
+  if (failed)
+    return Status::failure("emu", error);
+  return Status::success();
+}
+
+std::unique_ptr<Backend> createEmuBackend(ThreadPool &pool) {
+  return std::make_unique<EmuBackend>(pool);
+}
+
+} // namespace mla::runtime
