@@ -15,6 +15,21 @@
 // RUN:   | FileCheck %s --check-prefix=LAUNCH
 // RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
+//
+// The same inputs through the AMD lowering (MFMA, buffer loads, LDS),
+// executed by the gfx950 and gfx942 emulators.
+// RUN: mla-compile %s --target=gfx950-emu -o %t.950.so
+// RUN: mla-run --target emu --module %t.950.so --kernel gemm_bf16 --grid 2,2 \
+// RUN:   --arg a=@%t.a.npy --arg b=@%t.b.npy --arg c=empty:70x100 \
+// RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c950.npy
+// RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c950.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST
+// RUN: mla-compile %s --target=gfx942-emu -o %t.942.so
+// RUN: mla-run --target emu --module %t.942.so --kernel gemm_bf16 --grid 2,2 \
+// RUN:   --arg a=@%t.a.npy --arg b=@%t.b.npy --arg c=empty:70x100 \
+// RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c942.npy
+// RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c942.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST
 
 // CHECK-LABEL: tile.kernel @gemm_bf16
 // CHECK: scf.for

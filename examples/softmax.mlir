@@ -15,6 +15,20 @@
 // RUN:   --save y=%t.y.npy | FileCheck %s --check-prefix=LAUNCH
 // RUN: %npytool check-softmax %t.x.npy %t.y.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
+//
+// The AMD lowering (xor-shuffle reductions, exp2) under the emulators.
+// RUN: mla-compile %s --target=gfx950-emu -o %t.950.so
+// RUN: mla-run --target emu --module %t.950.so --kernel row_softmax --grid 3 \
+// RUN:   --arg x=@%t.x.npy --arg y=empty:37x200 --arg rows=37 --arg cols=200 \
+// RUN:   --save y=%t.y950.npy
+// RUN: %npytool check-softmax %t.x.npy %t.y950.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST
+// RUN: mla-compile %s --target=gfx942-emu -o %t.942.so
+// RUN: mla-run --target emu --module %t.942.so --kernel row_softmax --grid 3 \
+// RUN:   --arg x=@%t.x.npy --arg y=empty:37x200 --arg rows=37 --arg cols=200 \
+// RUN:   --save y=%t.y942.npy
+// RUN: %npytool check-softmax %t.x.npy %t.y942.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST
 
 // CHECK-LABEL: tile.kernel @row_softmax
 // CHECK: tile.reduce max

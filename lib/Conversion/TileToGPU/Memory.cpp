@@ -53,6 +53,7 @@ struct TileAccess {
   /// Bytes of the view's extent and the target's handle on it.
   Value numBytes;
   Value resource;
+  const GpuTarget *target = nullptr;
   /// Coordinates the lane and warp digits contribute.
   SmallVector<Value> laneCoords;
 };
@@ -144,6 +145,7 @@ static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
   }
   access.run = vectorRun(access.map, op.getView(), access.bytes);
   access.numBytes = extentBytes(b, loc, access.view, access.bytes);
+  access.target = &state.target;
   access.resource =
       state.target.globalResource(b, loc, access.view.base, access.numBytes);
   const KernelIds &ids = state.idsFor(op);
@@ -193,18 +195,41 @@ runAddress(OpBuilder &b, Location loc, const TileAccess &access, int64_t reg,
   return {offset, valid};
 }
 
-static Value anyOf(OpBuilder &b, Location loc, ArrayRef<Value> bits) {
-  Value result = bits.front();
-  for (Value bit : bits.drop_front())
-    result = arith::OrIOp::create(b, loc, result, bit);
-  return result;
-}
-
 static Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> bits) {
   Value result = bits.front();
   for (Value bit : bits.drop_front())
     result = arith::AndIOp::create(b, loc, result, bit);
   return result;
+}
+
+/// The run's elements from global memory: one vector access when every
+/// element is valid, else element by element, so that no access straddles
+/// the end of the view (what a partly out-of-range vector access returns
+/// depends on the chip).
+static Value loadRun(OpBuilder &b, Location loc, const TileAccess &access,
+                     Type stored, Value offset, ArrayRef<Value> valid) {
+  const GpuTarget &target = *access.target;
+  if (access.run == 1)
+    return target.loadGlobal(b, loc, stored, access.resource, offset,
+                             valid.front(), access.numBytes);
+  auto type = VectorType::get({access.run}, stored);
+  auto branch = scf::IfOp::create(b, loc, type, allOf(b, loc, valid),
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&branch.getThenRegion().front());
+  scf::YieldOp::create(b, loc,
+                       target.loadGlobal(b, loc, type, access.resource, offset,
+                                         valid.front(), access.numBytes));
+  b.setInsertionPointToStart(&branch.getElseRegion().front());
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < access.run; ++i) {
+    Value at = arith::AddIOp::create(b, loc, offset,
+                                     i32Const(b, loc, i * access.bytes));
+    elements.push_back(target.loadGlobal(b, loc, stored, access.resource, at,
+                                         valid[i], access.numBytes));
+  }
+  scf::YieldOp::create(b, loc, makeRegisters(b, loc, type, elements));
+  return branch.getResult(0);
 }
 
 namespace {
@@ -260,11 +285,7 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
     SmallVector<Value> elements(access.map.numRegisters());
     for (int64_t r = 0; r < access.map.numRegisters(); r += access.run) {
       auto [offset, valid] = runAddress(rewriter, loc, access, r, maskRegs);
-      Type type = access.run == 1 ? stored
-                                  : VectorType::get({access.run}, stored);
-      Value loaded =
-          state.target.loadGlobal(rewriter, loc, type, access.resource, offset,
-                                  anyOf(rewriter, loc, valid), access.numBytes);
+      Value loaded = loadRun(rewriter, loc, access, stored, offset, valid);
       for (int64_t i = 0; i < access.run; ++i) {
         Value element = fromMemory(
             rewriter, loc,
