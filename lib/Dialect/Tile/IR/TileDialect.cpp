@@ -43,8 +43,8 @@ verifyMemoryElementType(function_ref<InFlightDiagnostic()> emitError,
   if (isa<Float4E2M1FNType>(type))
     return emitError() << "f4E2M1FN is not byte-addressable; address packed "
                           "fp4 as i8 (two values per byte)";
-  if (type.isIntOrIndexOrFloat() && !isa<Float64Type, Float80Type,
-                                         Float128Type>(type))
+  if (type.isIntOrIndexOrFloat() &&
+      !isa<Float64Type, Float80Type, Float128Type>(type))
     return success();
   return emitError() << "global memory holds scalars of a tile element type, "
                         "not "
@@ -87,26 +87,6 @@ void ViewType::print(AsmPrinter &printer) const {
     printer << 'x';
   }
   printer << getElementType() << '>';
-}
-
-//===----------------------------------------------------------------------===//
-// Helpers shared with the ODS type constraints
-//===----------------------------------------------------------------------===//
-
-Type mla::tile::getRowStateType(Type accType) {
-  auto acc = dyn_cast<RankedTensorType>(accType);
-  if (!acc || acc.getRank() < 1)
-    return accType;
-  return RankedTensorType::get({acc.getDimSize(0)},
-                               Float32Type::get(accType.getContext()));
-}
-
-Type mla::tile::getSplitStateType(Type partialType) {
-  auto partial = dyn_cast<RankedTensorType>(partialType);
-  if (!partial || partial.getRank() < 1)
-    return partialType;
-  return RankedTensorType::get(partial.getShape().drop_back(),
-                               Float32Type::get(partialType.getContext()));
 }
 
 //===----------------------------------------------------------------------===//

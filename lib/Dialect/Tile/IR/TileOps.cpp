@@ -167,6 +167,10 @@ LogicalResult BroadcastOp::verify() {
                            << "); sizes must agree";
     ++inDim;
   }
+  RankedTensorType expected = getBroadcastType(in, out.getShape(), dims);
+  if (out.getEncoding() != expected.getEncoding())
+    return emitOpError() << "result must be " << expected
+                         << ": its encoding follows the input's";
   return success();
 }
 
@@ -174,13 +178,9 @@ LogicalResult TransOp::verify() {
   RankedTensorType in = getInput().getType(), out = getType();
   if (in.getRank() != 2)
     return emitOpError() << "transposes 2-D tiles, got " << in;
-  if (in.getElementType() != out.getElementType() || out.getRank() != 2 ||
-      out.getDimSize(0) != in.getDimSize(1) ||
-      out.getDimSize(1) != in.getDimSize(0))
-    return emitOpError() << "result must be "
-                         << RankedTensorType::get(
-                                {in.getDimSize(1), in.getDimSize(0)},
-                                in.getElementType());
+  RankedTensorType expected = getTransposedType(in);
+  if (out != expected)
+    return emitOpError() << "result must be " << expected;
   return success();
 }
 
@@ -257,12 +257,19 @@ static LogicalResult verifyAccess(Operation *op, ViewType view,
            << " differs from the view's " << view.getElementType();
   if (!mask)
     return success();
-  ArrayRef<int64_t> maskShape = tensorType(mask).getShape();
+  RankedTensorType maskType = tensorType(mask);
+  ArrayRef<int64_t> maskShape = maskType.getShape();
   if (maskShape.size() > tile.getShape().size() ||
       maskShape != tile.getShape().take_front(maskShape.size()))
     return op->emitOpError()
            << "mask " << mask.getType()
            << " must match the tile's shape or its leading dimensions (" << tile
+           << ")";
+  // A full-rank mask is read element for element with the tile.
+  if (maskType.getRank() == tile.getRank() &&
+      maskType.getEncoding() != tile.getEncoding())
+    return op->emitOpError()
+           << "mask " << maskType << " must have the tile's encoding (" << tile
            << ")";
   return success();
 }
@@ -316,10 +323,13 @@ LogicalResult DequantMxOp::verify() {
 }
 
 LogicalResult DequantFp8Op::verify() {
-  if (getInput().getType().getShape() != getType().getShape())
-    return emitOpError() << "result " << getType()
-                         << " must have the shape of the input "
-                         << getInput().getType();
+  RankedTensorType in = getInput().getType(), out = getType();
+  if (in.getShape() != out.getShape())
+    return emitOpError() << "result " << out
+                         << " must have the shape of the input " << in;
+  if (in.getEncoding() != out.getEncoding())
+    return emitOpError() << "result " << out
+                         << " must have the encoding of the input " << in;
   return success();
 }
 
@@ -333,8 +343,7 @@ static LogicalResult verifyAccumulator(Operation *op, int64_t m, int64_t n,
   if (acc.getRank() != 2 || acc.getDimSize(0) != m || acc.getDimSize(1) != n)
     return op->emitOpError()
            << "accumulator must be "
-           << RankedTensorType::get({m, n}, acc.getElementType()) << ", got "
-           << acc;
+           << getTileLike(acc, {m, n}, acc.getElementType()) << ", got " << acc;
   return success();
 }
 
@@ -396,8 +405,9 @@ static LogicalResult verifyScale(Operation *op, StringRef which, Value scale,
   if (k % 32 != 0)
     return op->emitOpError() << "contraction length " << k
                              << " must be a multiple of the MX block of 32";
-  auto expected = RankedTensorType::get({rows, k / 32}, type.getElementType());
-  if (type != expected)
+  RankedTensorType expected =
+      getTileLike(type, {rows, k / 32}, type.getElementType());
+  if (type.getShape() != expected.getShape())
     return op->emitOpError() << which << " scale must be " << expected
                              << " (one per 32 of K), got " << type;
   return success();
@@ -432,12 +442,9 @@ LogicalResult ReduceOp::verify() {
   if (dim < 0 || dim >= in.getRank())
     return emitOpError() << "dim " << dim << " is outside the input's "
                          << in.getRank() << " dimensions";
-  SmallVector<int64_t> expected(in.getShape());
-  expected.erase(expected.begin() + dim);
-  if (out.getShape() != ArrayRef<int64_t>(expected) ||
-      out.getElementType() != in.getElementType())
-    return emitOpError() << "result must be "
-                         << RankedTensorType::get(expected, in.getElementType())
+  RankedTensorType expected = getReducedType(in, dim);
+  if (out != expected)
+    return emitOpError() << "result must be " << expected
                          << " (the input without dim " << dim << ")";
   if (getKind() == ReduceKind::sum && in.getElementType().isInteger(1))
     return emitOpError("sum of i1 tiles is not defined; extend to i32 first");
@@ -463,14 +470,15 @@ LogicalResult QKSoftmaxAccOp::verify() {
                          << v.getDimSize(0) << " rows";
   if (acc.getDimSize(0) != m || acc.getDimSize(1) != v.getDimSize(1))
     return emitOpError() << "acc must be "
-                         << RankedTensorType::get({m, v.getDimSize(1)},
-                                                  acc.getElementType())
+                         << getTileLike(acc, {m, v.getDimSize(1)},
+                                        acc.getElementType())
                          << " (q rows x v columns), got " << acc;
   if (Value mask = getMask()) {
     RankedTensorType type = tensorType(mask);
-    auto perKey = RankedTensorType::get({n}, type.getElementType());
-    auto perScore = RankedTensorType::get({m, n}, type.getElementType());
-    if (type != perKey && type != perScore)
+    auto perKey = getTileLike(type, {n}, type.getElementType());
+    auto perScore = getTileLike(type, {m, n}, type.getElementType());
+    if (type.getShape() != perKey.getShape() &&
+        type.getShape() != perScore.getShape())
       return emitOpError() << "mask must be " << perKey << " (per key) or "
                            << perScore << " (per query and key), got " << type;
   }
@@ -493,11 +501,9 @@ LogicalResult SplitReduceOp::verify() {
     return emitOpError("takes either `lse` or both `max` and `sum`");
   if (stateForm && !(getMax() && getSum()))
     return emitOpError("the max/sum form needs both `max` and `sum`");
-  if (out.getShape() != partial.getShape().drop_front())
-    return emitOpError() << "result must be "
-                         << RankedTensorType::get(
-                                partial.getShape().drop_front(),
-                                partial.getElementType())
+  RankedTensorType expected = getReducedType(partial, 0);
+  if (out != expected)
+    return emitOpError() << "result must be " << expected
                          << " (partial without the split dimension)";
   return success();
 }

@@ -18,27 +18,25 @@ struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
     RankedTensorType qType = op.getQ().getType();
     RankedTensorType kType = op.getK().getType();
     RankedTensorType vType = op.getV().getType();
+    RankedTensorType accType = op.getAcc().getType();
     int64_t m = qType.getDimSize(0), n = kType.getDimSize(0);
-    SmallVector<int64_t> scoreShape = {m, n};
-    SmallVector<int64_t> accShape(op.getAcc().getType().getShape());
 
-    // s = scale * q k^T, both operands in one element type.
+    // s = scale * q k^T, both operands in one element type. The scores are
+    // the product's result: shaped [M, N] like q.
     Value q = op.getQ(), k = op.getK();
     if (qType.getElementType() != kType.getElementType()) {
       q = b.toF32(q);
       k = b.toF32(k);
     }
-    auto kElem = getElementTypeOrSelf(k.getType());
-    Value kt = b.create<TransOp>(
-        RankedTensorType::get({kType.getDimSize(1), n}, kElem), k);
-    auto scoreType = TileBuilder::f32Tile(b.getContext(), scoreShape);
-    Value s = b.create<DotOp>(scoreType, q, kt, b.f32Splat(0, scoreShape));
+    RankedTensorType scoreType = getTileLike(qType, {m, n}, b.getF32Type());
+    Value kt = b.transpose(k);
+    Value s = b.create<DotOp>(scoreType, q, kt, b.f32Splat(0, scoreType));
     s = b.create<arith::MulFOp>(
         s, b.create<SplatOp>(scoreType, op.getScale()).getResult());
     if (Value mask = op.getMask()) {
-      if (cast<RankedTensorType>(mask.getType()).getRank() == 1)
-        mask = b.broadcast(mask, scoreShape, /*dims=*/{0});
-      s = b.create<arith::SelectOp>(mask, s, b.negInfSplat(scoreShape));
+      if (TileBuilder::typeOf(mask).getRank() == 1)
+        mask = b.broadcast(mask, scoreType.getShape(), /*dims=*/{0});
+      s = b.create<arith::SelectOp>(mask, s, b.negInfSplat(scoreType));
     }
 
     // m' = max(m, rowmax s); rows still at -inf use 0 as reference.
@@ -47,8 +45,8 @@ struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
     Value ref = b.negInfToZero(newM);
     Value alpha =
         b.create<math::ExpOp>(b.create<arith::SubFOp>(op.getM(), ref));
-    Value p = b.create<math::ExpOp>(
-        b.create<arith::SubFOp>(s, b.broadcast(ref, scoreShape, {1})));
+    Value p = b.create<math::ExpOp>(b.create<arith::SubFOp>(
+        s, b.broadcast(ref, scoreType.getShape(), {1})));
 
     // l' = l * alpha + rowsum p
     Value newL =
@@ -58,12 +56,11 @@ struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
     // acc' = acc * alpha + p v, with p rounded to v's element type.
     Value pv = p;
     if (!vType.getElementType().isF32())
-      pv = b.create<arith::TruncFOp>(
-          RankedTensorType::get(scoreShape, vType.getElementType()), p);
-    Value scaledAcc =
-        b.create<arith::MulFOp>(op.getAcc(), b.broadcast(alpha, accShape, {1}));
-    Value newAcc =
-        b.create<DotOp>(op.getAcc().getType(), pv, op.getV(), scaledAcc);
+      pv =
+          b.create<arith::TruncFOp>(scoreType.clone(vType.getElementType()), p);
+    Value scaledAcc = b.create<arith::MulFOp>(
+        op.getAcc(), b.broadcast(alpha, accType.getShape(), {1}));
+    Value newAcc = b.create<DotOp>(accType, pv, op.getV(), scaledAcc);
 
     rewriter.replaceOp(op, {newM, newL, newAcc});
     return success();
