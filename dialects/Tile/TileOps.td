@@ -417,6 +417,7 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Tile_QKSoftmaxAccOp : Tile_Op<"qk_softmax_acc", [Pure,
+    AttrSizedOperandSegments,
     TypesMatchWith<"m holds one f32 per query row", "acc", "m",
                    "::mla::tile::getRowStateType($_self)">,
     TypesMatchWith<"l holds one f32 per query row", "acc", "l",
@@ -439,6 +440,11 @@ def Tile_QKSoftmaxAccOp : Tile_Op<"qk_softmax_acc", [Pure,
     acc' = acc * exp(m - m') + p * v
     ```
 
+    `v` is optional: without it, V is the first Dv columns of `k` (Dv being
+    `acc`'s column count), as in MLA, where keys and values are one latent
+    tile. A target can then stage the tile once and read both operands
+    from it.
+
     A row with no unmasked key so far keeps `m = -inf`, `l = 0`, `acc = 0`
     (never NaN). `mask` is `[N]` (per key) or `[M, N]` (per query and key,
     for causal rules). Masked keys contribute exactly nothing, provided
@@ -449,18 +455,23 @@ def Tile_QKSoftmaxAccOp : Tile_Op<"qk_softmax_acc", [Pure,
         scale %sm_scale mask %valid : tensor<64xi1>
         : tensor<16x576xbf16>, tensor<64x576xbf16>, tensor<64x512xbf16>
         -> tensor<16x512xf32>
+    // V = the first 512 columns of %kv
+    %m2, %l2, %acc2 = tile.qk_softmax_acc %q, %kv, %m, %l, %acc
+        scale %sm_scale : tensor<16x576xbf16>, tensor<64x576xbf16>
+        -> tensor<16x512xf32>
     ```
   }];
+  // `v` follows the operands the result types are inferred from.
   let arguments = (ins Tile_FloatTensor:$q, Tile_FloatTensor:$k,
-                       Tile_FloatTensor:$v, Tile_F32Tensor:$m,
-                       Tile_F32Tensor:$l, Tile_F32Tensor:$acc, F32:$scale,
-                       Optional<Tile_MaskTensor>:$mask);
+                       Tile_F32Tensor:$m, Tile_F32Tensor:$l,
+                       Tile_F32Tensor:$acc, Optional<Tile_FloatTensor>:$v,
+                       F32:$scale, Optional<Tile_MaskTensor>:$mask);
   let results = (outs Tile_F32Tensor:$new_m, Tile_F32Tensor:$new_l,
                       Tile_F32Tensor:$new_acc);
   let assemblyFormat = [{
-    $q `,` $k `,` $v `,` $m `,` $l `,` $acc `scale` $scale
+    custom<AttentionOperands>($q, $k, $v, $m, $l, $acc) `scale` $scale
     (`mask` $mask^ `:` type($mask))? attr-dict
-    `:` type($q) `,` type($k) `,` type($v) `->` type($acc)
+    `:` type($q) `,` type($k) (`,` type($v)^)? `->` type($acc)
   }];
   let hasVerifier = 1;
 }

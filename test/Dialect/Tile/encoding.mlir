@@ -27,6 +27,7 @@
 // DECOMP: tile.reduce max %{{.*}} dim 1 : tensor<16x64xf32, "L"> -> tensor<16xf32, "L">
 // DECOMP: tile.broadcast %{{.*}} dims [1] : tensor<16xf32, "L"> -> tensor<16x64xf32, "L">
 // DECOMP: tile.reduce sum %{{.*}} dim 1 : tensor<16x64xf32, "L"> -> tensor<16xf32, "L">
+// DECOMP: tensor.extract_slice %{{.*}}[0, 0] [64, 32] [1, 1] : tensor<64x64xbf16, "L"> to tensor<64x32xbf16, "L">
 // DECOMP: arith.truncf %{{.*}} : tensor<16x64xf32, "L"> to tensor<16x64xbf16, "L">
 // DECOMP: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x64xbf16, "L">, tensor<64x32xbf16, "L"> -> tensor<16x32xf32, "L">
 // DECOMP: tile.store %{{.*}} mask %{{.*}} : tensor<16x32xi1, "L"> : tensor<16x32xf32, "L">
@@ -48,15 +49,12 @@ tile.kernel @attention_step(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>, %o: !tile
   %valid = arith.cmpi slt, %keys, %n_t : tensor<64xindex, "L">
   %k = tile.load %kvv[%c0, %c0] mask %all : tensor<64xi1, "L">
       : !tile.view<?x64xbf16> -> tensor<64x64xbf16, "L">
-  %v = tensor.extract_slice %k[0, 0] [64, 32] [1, 1]
-      : tensor<64x64xbf16, "L"> to tensor<64x32xbf16, "L">
   %m0 = tile.splat %neg_inf : tensor<16xf32, "L">
   %l0 = tile.splat %zero : tensor<16xf32, "L">
   %acc0 = tile.splat %zero : tensor<16x32xf32, "L">
-  %m, %l, %acc = tile.qk_softmax_acc %qt, %k, %v, %m0, %l0, %acc0
+  %m, %l, %acc = tile.qk_softmax_acc %qt, %k, %m0, %l0, %acc0
       scale %s mask %valid : tensor<64xi1, "L">
-      : tensor<16x64xbf16, "L">, tensor<64x64xbf16, "L">, tensor<64x32xbf16, "L">
-      -> tensor<16x32xf32, "L">
+      : tensor<16x64xbf16, "L">, tensor<64x64xbf16, "L"> -> tensor<16x32xf32, "L">
   %l_rows = tile.broadcast %l dims [1] : tensor<16xf32, "L"> -> tensor<16x32xf32, "L">
   %o_t = arith.divf %acc, %l_rows : tensor<16x32xf32, "L">
   %zeros = tile.splat %zero : tensor<16x32xf32, "L">

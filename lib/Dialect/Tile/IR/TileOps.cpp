@@ -455,23 +455,65 @@ LogicalResult ReduceOp::verify() {
 // QKSoftmaxAccOp
 //===----------------------------------------------------------------------===//
 
+/// `%q, %k[, %v], %m, %l, %acc`: five operands without `v`, six with it.
+static ParseResult
+parseAttentionOperands(OpAsmParser &parser, OpAsmParser::UnresolvedOperand &q,
+                       OpAsmParser::UnresolvedOperand &k,
+                       std::optional<OpAsmParser::UnresolvedOperand> &v,
+                       OpAsmParser::UnresolvedOperand &m,
+                       OpAsmParser::UnresolvedOperand &l,
+                       OpAsmParser::UnresolvedOperand &acc) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<OpAsmParser::UnresolvedOperand, 6> operands;
+  if (parser.parseOperandList(operands))
+    return failure();
+  if (operands.size() != 5 && operands.size() != 6)
+    return parser.emitError(loc)
+           << "expected q, k, [v,] m, l, acc: 5 or 6 operands, got "
+           << operands.size();
+  bool hasV = operands.size() == 6;
+  q = operands[0];
+  k = operands[1];
+  if (hasV)
+    v = operands[2];
+  m = operands[2 + hasV];
+  l = operands[3 + hasV];
+  acc = operands[4 + hasV];
+  return success();
+}
+
+static void printAttentionOperands(OpAsmPrinter &printer, QKSoftmaxAccOp,
+                                   Value q, Value k, Value v, Value m, Value l,
+                                   Value acc) {
+  printer << q << ", " << k << ", ";
+  if (v)
+    printer << v << ", ";
+  printer << m << ", " << l << ", " << acc;
+}
+
 LogicalResult QKSoftmaxAccOp::verify() {
   RankedTensorType q = getQ().getType(), k = getK().getType(),
-                   v = getV().getType(), acc = getAcc().getType();
-  if (q.getRank() != 2 || k.getRank() != 2 || v.getRank() != 2 ||
+                   acc = getAcc().getType();
+  Value vValue = getV();
+  RankedTensorType v = vValue ? tensorType(vValue) : RankedTensorType();
+  if (q.getRank() != 2 || k.getRank() != 2 || (v && v.getRank() != 2) ||
       acc.getRank() != 2)
     return emitOpError("q, k, v and acc must be 2-D tiles");
   int64_t m = q.getDimSize(0), d = q.getDimSize(1), n = k.getDimSize(0);
   if (k.getDimSize(1) != d)
     return emitOpError() << "q rows have " << d << " features but k rows have "
                          << k.getDimSize(1);
-  if (v.getDimSize(0) != n)
+  if (v && v.getDimSize(0) != n)
     return emitOpError() << "k has " << n << " keys but v has "
                          << v.getDimSize(0) << " rows";
-  if (acc.getDimSize(0) != m || acc.getDimSize(1) != v.getDimSize(1))
+  if (!v && acc.getDimSize(1) > d)
+    return emitOpError() << "without v, the values are the first "
+                         << acc.getDimSize(1)
+                         << " columns of k (acc's columns), but k has " << d;
+  int64_t dv = v ? v.getDimSize(1) : acc.getDimSize(1);
+  if (acc.getDimSize(0) != m || acc.getDimSize(1) != dv)
     return emitOpError() << "acc must be "
-                         << getTileLike(acc, {m, v.getDimSize(1)},
-                                        acc.getElementType())
+                         << getTileLike(acc, {m, dv}, acc.getElementType())
                          << " (q rows x v columns), got " << acc;
   if (Value mask = getMask()) {
     RankedTensorType type = tensorType(mask);

@@ -3,10 +3,27 @@
 #include "TileBuilder.h"
 #include "mla/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mla::tile;
+
+/// The value tile: `v`, or without it the first Dv columns of `k`.
+static Value getValues(TileBuilder &b, QKSoftmaxAccOp op) {
+  if (Value v = op.getV())
+    return v;
+  RankedTensorType kType = op.getK().getType();
+  int64_t n = kType.getDimSize(0), dv = op.getAcc().getType().getDimSize(1);
+  if (dv == kType.getDimSize(1))
+    return op.getK();
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(n), b.getIndexAttr(dv)};
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  return b.create<tensor::ExtractSliceOp>(
+      getTileLike(kType, {n, dv}, kType.getElementType()), op.getK(), offsets,
+      sizes, strides);
+}
 
 namespace {
 struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
@@ -17,7 +34,6 @@ struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
     TileBuilder b(op.getLoc(), rewriter);
     RankedTensorType qType = op.getQ().getType();
     RankedTensorType kType = op.getK().getType();
-    RankedTensorType vType = op.getV().getType();
     RankedTensorType accType = op.getAcc().getType();
     int64_t m = qType.getDimSize(0), n = kType.getDimSize(0);
 
@@ -54,13 +70,14 @@ struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
                                 b.reduce(ReduceKind::sum, p, /*dim=*/1));
 
     // acc' = acc * alpha + p v, with p rounded to v's element type.
+    Value v = getValues(b, op);
+    Type vElem = TileBuilder::typeOf(v).getElementType();
     Value pv = p;
-    if (!vType.getElementType().isF32())
-      pv =
-          b.create<arith::TruncFOp>(scoreType.clone(vType.getElementType()), p);
+    if (!vElem.isF32())
+      pv = b.create<arith::TruncFOp>(scoreType.clone(vElem), p);
     Value scaledAcc = b.create<arith::MulFOp>(
         op.getAcc(), b.broadcast(alpha, accType.getShape(), {1}));
-    Value newAcc = b.create<DotOp>(accType, pv, op.getV(), scaledAcc);
+    Value newAcc = b.create<DotOp>(accType, pv, v, scaledAcc);
 
     rewriter.replaceOp(op, {newM, newL, newAcc});
     return success();

@@ -13,7 +13,8 @@ def TileDecompose : Pass<"tile-decompose"> {
     `tile.dequant_mx`, `tile.dequant_fp8`, `arith`, `math`):
 
     - `tile.qk_softmax_acc` becomes a scaled `Q K^T` product, masking with
-      -inf, a row max, `exp`, a row sum and a `P V` product. A row whose
+      -inf, a row max, `exp`, a row sum and a `P V` product; without `v`,
+      V is a `tensor.extract_slice` of K's first columns. A row whose
       running max is still -inf uses 0 as its reference point, so fully
       masked rows give `p = 0`, `l = 0`, `acc = 0` instead of NaN.
     - `tile.split_reduce` becomes weights `exp(lse_i - max lse)` and two
@@ -39,6 +40,7 @@ def TileDecompose : Pass<"tile-decompose"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect",
                            "::mla::tile::TileDialect"];
 }
 
