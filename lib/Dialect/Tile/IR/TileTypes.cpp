@@ -2,6 +2,8 @@
 
 #include "mla/Dialect/Tile/IR/TileTypes.h"
 
+#include "mlir/IR/AttrTypeSubElements.h"
+
 using namespace mlir;
 using namespace mla::tile;
 
@@ -52,7 +54,7 @@ RankedTensorType mla::tile::getBroadcastType(RankedTensorType input,
 RankedTensorType mla::tile::getTileLike(RankedTensorType like,
                                         ArrayRef<int64_t> shape,
                                         Type elementType) {
-  return RankedTensorType::get(shape, elementType, like.getEncoding());
+  return RankedTensorType::get(shape, elementType, getLayout(like));
 }
 
 Type mla::tile::getRowStateType(Type accType) {
@@ -69,4 +71,70 @@ Type mla::tile::getSplitStateType(Type partialType) {
     return partialType;
   return getReducedType(partial, partial.getRank() - 1)
       .clone(Float32Type::get(partialType.getContext()));
+}
+
+//===----------------------------------------------------------------------===//
+// Symbolic shapes and parameter-dependent types
+//===----------------------------------------------------------------------===//
+
+bool mla::tile::hasTileShape(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && (tensor.hasStaticShape() ||
+                    isa_and_present<DimsAttr>(tensor.getEncoding()));
+}
+
+bool mla::tile::mayBeEqual(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  return a.size() == b.size() &&
+         llvm::all_of(llvm::zip_equal(a, b), [](auto pair) {
+           return mayBeEqual(std::get<0>(pair), std::get<1>(pair));
+         });
+}
+
+Attribute mla::tile::getLayout(RankedTensorType type) {
+  Attribute encoding = type.getEncoding();
+  return isa_and_present<DimsAttr>(encoding) ? Attribute() : encoding;
+}
+
+/// Registers the parameter references of the tile dialect's attributes and
+/// types with `walker`.
+static void addParamWalks(AttrTypeWalker &walker,
+                          function_ref<void(StringAttr, ParamUse)> fn) {
+  walker.addWalk([=](DimsAttr dims) {
+    for (unsigned i = 0, e = dims.getDims().size(); i < e; ++i)
+      if (StringAttr name = dims.getParam(i))
+        fn(name, ParamUse::Dim);
+  });
+  walker.addWalk([=](SwitchType type) {
+    fn(type.getParam(), isa<StringAttr>(type.getKeys().front())
+                            ? ParamUse::StringSwitch
+                            : ParamUse::IntegerSwitch);
+  });
+  walker.addWalk(
+      [=](ParamAttr param) { fn(param.getName(), ParamUse::Value); });
+}
+
+void mla::tile::walkParamUses(Type type,
+                              function_ref<void(StringAttr, ParamUse)> fn) {
+  AttrTypeWalker walker;
+  addParamWalks(walker, fn);
+  walker.walk(type);
+}
+
+void mla::tile::walkParamUses(Attribute attr,
+                              function_ref<void(StringAttr, ParamUse)> fn) {
+  AttrTypeWalker walker;
+  addParamWalks(walker, fn);
+  walker.walk(attr);
+}
+
+Type mla::tile::resolveSwitches(Type type, StringAttr param, Attribute value) {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](SwitchType choice) -> std::optional<Type> {
+    if (choice.getParam() != param)
+      return std::nullopt;
+    if (Type resolved = choice.resolve(value))
+      return resolved;
+    return std::nullopt;
+  });
+  return replacer.replace(type);
 }
