@@ -40,6 +40,13 @@ bool mla::tile::isParamValue(ParamKind kind, Attribute value) {
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
+void mla::tile::printParamValue(llvm::raw_ostream &os, Attribute value) {
+  if (auto integer = dyn_cast<IntegerAttr>(value))
+    os << integer.getInt();
+  else
+    os << '"' << cast<StringAttr>(value).getValue() << '"';
+}
+
 //===----------------------------------------------------------------------===//
 // ParamDeclAttr
 //===----------------------------------------------------------------------===//

@@ -17,15 +17,6 @@
 using namespace mlir;
 using namespace mla::tile;
 
-/// Writes a parameter value as the program does: integers bare, strings
-/// quoted.
-static void printParamValue(llvm::raw_ostream &os, Attribute value) {
-  if (auto integer = dyn_cast<IntegerAttr>(value))
-    os << integer.getInt();
-  else
-    os << '"' << cast<StringAttr>(value).getValue() << '"';
-}
-
 static std::string formatParamValue(Attribute value) {
   std::string text;
   llvm::raw_string_ostream os(text);

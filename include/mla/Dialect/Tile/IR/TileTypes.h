@@ -70,6 +70,9 @@ mlir::Type resolveSwitches(mlir::Type type, mlir::StringAttr param,
 /// symbol name) for str.
 bool isParamValue(ParamKind kind, mlir::Attribute value);
 
+/// Writes a parameter value as programs do: integers bare, strings quoted.
+void printParamValue(llvm::raw_ostream &os, mlir::Attribute value);
+
 //===----------------------------------------------------------------------===//
 // Deriving tile types from operand types
 //
