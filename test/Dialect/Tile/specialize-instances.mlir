@@ -10,6 +10,7 @@
 // CHECK: arith.constant 8 : index
 // CHECK-LABEL: tile.kernel @sized_block16()
 // CHECK: arith.constant 16 : index
+// CHECK-NOT: tile.kernel @pair
 // CHECK-LABEL: tile.kernel @pair_a2_y()
 // CHECK-NOT: tile.kernel @pair
 // CHECK-LABEL: tile.kernel @needs_h1()
