@@ -391,3 +391,29 @@ tile.kernel @symbolic_reduce<M: i64>(%x: f32) {
   %r = tile.reduce sum %a dim 1 : tensor<?x64xf32, #tile.dims<[M, 64]>> -> tensor<64xf32>
   tile.return
 }
+
+// -----
+
+// expected-error @+1 {{#tile.dims entry 'a b' is not a parameter name}}
+func.func private @dims_name(tensor<?xf32, #tile.dims<["a b"]>>)
+
+// -----
+
+tile.kernel @switch_case_float<KV: str>() {
+  // expected-error @+1 {{case 1.000000e+00 : f32 is neither a string nor an integer}}
+  "tile.static_switch"() <{cases = [1.0 : f32], param = "KV"}> ({
+  }, {
+    "tile.yield"() : () -> ()
+  }) : () -> ()
+  tile.return
+}
+
+// -----
+
+// A symbolic input names the result's kept dimensions.
+tile.kernel @broadcast_names<M: i64, N: i64>(%x: f32) {
+  %r = tile.splat %x : tensor<?xf32, #tile.dims<[M]>>
+  // expected-error @+1 {{result must be 'tensor<?x8xf32, #tile.dims<[M, 8]>>'}}
+  %b = tile.broadcast %r dims [1] : tensor<?xf32, #tile.dims<[M]>> -> tensor<?x8xf32, #tile.dims<[N, 8]>>
+  tile.return
+}

@@ -112,6 +112,9 @@ tile.kernel @attend<KV: str, H: i64, BLOCK_M: i64 = 16, MODE: str = "exact">(
   %prod0 = tile.splat %zero : tensor<?x?xf32, #tile.dims<[BLOCK_M, H]>>
   %prod = tile.dot %qt, %rhs, %prod0 : !q_tile, tensor<64x?xbf16, #tile.dims<[64, H]>>
       -> tensor<?x?xf32, #tile.dims<[BLOCK_M, H]>>
+  // A new symbolic dimension waits for the instance.
+  // CHECK: tile.broadcast %{{.*}} dims [1] : tensor<?xf32, #tile.dims<[BLOCK_M]>> -> tensor<?x?xf32, #tile.dims<[BLOCK_M, H]>>
+  %wide = tile.broadcast %l dims [1] : !row -> tensor<?x?xf32, #tile.dims<[BLOCK_M, H]>>
   // CHECK: tile.call @normalize(%{{.*}}, %{{.*}}) : (tensor<?x32xf32, #tile.dims<[BLOCK_M, 32]>>, tensor<?xf32, #tile.dims<[BLOCK_M]>>) -> tensor<?x32xf32, #tile.dims<[BLOCK_M, 32]>>
   %o = tile.call @normalize(%acc, %l) : (!acc_tile, !row) -> !acc_tile
   tile.return

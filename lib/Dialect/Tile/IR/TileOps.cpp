@@ -65,11 +65,19 @@ LogicalResult BroadcastOp::verify() {
                            << "); sizes must agree";
     ++inDim;
   }
-  // A symbolic shape's #tile.dims is checked by the type itself.
-  RankedTensorType expected =
-      getLayout(in)
-          ? getBroadcastType(in, out.getShape(), dims)
-          : RankedTensorType::get(out.getShape(), out.getElementType());
+  // A symbolic input names the kept dimensions of the result; new
+  // symbolic dimensions have no name to derive, and wait for the instance.
+  if (auto symbolic = dyn_cast_if_present<DimsAttr>(in.getEncoding())) {
+    FailureOr<Attribute> encoding =
+        symbolic.getBroadcastEncoding(dims, out.getShape());
+    if (succeeded(encoding) && *encoding != out.getEncoding())
+      return emitOpError() << "result must be "
+                           << RankedTensorType::get(out.getShape(),
+                                                    out.getElementType(),
+                                                    *encoding);
+    return success();
+  }
+  RankedTensorType expected = getBroadcastType(in, out.getShape(), dims);
   if (getLayout(out) != getLayout(expected))
     return emitOpError() << "result must be " << expected
                          << ": its encoding follows the input's";

@@ -400,8 +400,6 @@ LogicalResult StaticSwitchOp::verify() {
     return failure();
   if (getCases().empty() && getDefaultRegion().empty())
     return emitOpError("needs at least one case");
-  if (getDefaultRegion().getBlocks().size() > 1)
-    return emitOpError("default region has one block");
   for (auto [i, value] : llvm::enumerate(getCases())) {
     bool isString = isa<StringAttr>(value);
     if (!isString && !isa<IntegerAttr>(value))
