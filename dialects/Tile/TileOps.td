@@ -119,6 +119,30 @@ def Tile_ParamOp : Tile_Op<"param", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ResolveOp : Tile_Op<"resolve", [Pure]> {
+  let summary = "a parameter-dependent value, as the type it has here";
+  let description = [{
+    Gives a value whose type holds `!tile.switch` types on one parameter
+    the type it has for one of that parameter's values, typically inside
+    the `tile.static_switch` case for that value, where ops need the
+    concrete type (`arith` does not know switch types). Specialization
+    removes it; in an instance where the input's type is not the result's,
+    it is an error.
+
+    ```mlir
+    case "mxfp4" {
+      %s = tile.resolve %scale_stride : !tile.switch<KV, {mxfp4 = i32}> -> i32
+      %stride = arith.index_cast %s : i32 to index
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins AnyType:$input);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_StaticSwitchOp : Tile_Op<"static_switch", [
     RecursiveMemoryEffects, NoRegionArguments,
     SingleBlockImplicitTerminator<"YieldOp">]> {

@@ -417,3 +417,21 @@ tile.kernel @broadcast_names<M: i64, N: i64>(%x: f32) {
   %b = tile.broadcast %r dims [1] : tensor<?xf32, #tile.dims<[M]>> -> tensor<?x8xf32, #tile.dims<[N, 8]>>
   tile.return
 }
+
+// -----
+
+tile.kernel @resolve_nothing(%x: f32) {
+  // expected-error @+1 {{resolves the !tile.switch types of one parameter; 'f32' has none}}
+  %y = tile.resolve %x : f32 -> f32
+  tile.return
+}
+
+// -----
+
+tile.kernel @resolve_no_value<B: str>(%y: !tile.ptr<!tile.switch<B, {b = f32}>>) {
+  %c0 = arith.constant 0 : index
+  %w = tile.load_scalar %y[%c0] : !tile.ptr<!tile.switch<B, {b = f32}>>
+  // expected-error @+1 {{'!tile.switch<B, {b = f32}>' is 'i32' for no value of parameter 'B'}}
+  %r = tile.resolve %w : !tile.switch<B, {b = f32}> -> i32
+  tile.return
+}

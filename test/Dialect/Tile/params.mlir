@@ -115,6 +115,8 @@ tile.kernel @attend<KV: str, H: i64, BLOCK_M: i64 = 16, MODE: str = "exact">(
   // A new symbolic dimension waits for the instance.
   // CHECK: tile.broadcast %{{.*}} dims [1] : tensor<?xf32, #tile.dims<[BLOCK_M]>> -> tensor<?x?xf32, #tile.dims<[BLOCK_M, H]>>
   %wide = tile.broadcast %l dims [1] : !row -> tensor<?x?xf32, #tile.dims<[BLOCK_M, H]>>
+  // CHECK: tile.resolve %stride : !tile.switch<KV, {mxfp4 = i32}> -> i32
+  %stride_i = tile.resolve %stride : !tile.switch<KV, {mxfp4 = i32}> -> i32
   // CHECK: tile.call @normalize(%{{.*}}, %{{.*}}) : (tensor<?x32xf32, #tile.dims<[BLOCK_M, 32]>>, tensor<?xf32, #tile.dims<[BLOCK_M]>>) -> tensor<?x32xf32, #tile.dims<[BLOCK_M, 32]>>
   %o = tile.call @normalize(%acc, %l) : (!acc_tile, !row) -> !acc_tile
   tile.return

@@ -48,6 +48,16 @@ tile.kernel @absent_value<KV: str>(%x: f32) attributes {tile.instances = {KV = [
 
 // -----
 
+// Outside its case, a resolve fails in the other instances.
+tile.kernel @resolve_elsewhere<KV: str>(%x: !tile.switch<KV, {a = f32, b = i32}>)
+    attributes {tile.instances = {KV = ["a", "b"]}} {
+  // expected-error @+1 {{in instance @resolve_elsewhere_b (KV = "b"): 'tile.resolve' op resolves a value of type 'i32' here, not 'f32'}}
+  %v = tile.resolve %x : !tile.switch<KV, {a = f32, b = i32}> -> f32
+  tile.return
+}
+
+// -----
+
 tile.func @uses_z() -> index {
   // expected-error @+1 {{in instance @helper_param (H = 16): 'tile.param' op uses parameter 'Z', which the kernel does not declare}}
   %z = tile.param "Z" : index

@@ -186,3 +186,23 @@ tile.kernel @scalars<V: str>(%x: f32, %y: !tile.switch<V, {b = i64}>, %z: i32)
     attributes {tile.instances = {V = ["a", "b"]}} {
   tile.return
 }
+
+// -----
+
+// tile.resolve is its input once the switch is resolved.
+// CHECK-LABEL: tile.kernel @strided_mxfp4(%stride: i32)
+// CHECK-NEXT: %[[S:.*]] = arith.index_cast %stride : i32 to index
+// CHECK-LABEL: tile.kernel @strided_bf16()
+// CHECK-NEXT: tile.return
+tile.kernel @strided<KV: str>(%stride: !tile.switch<KV, {mxfp4 = i32}>)
+    attributes {tile.instances = {KV = ["mxfp4", "bf16"]}} {
+  tile.static_switch "KV" {
+  case "mxfp4" {
+    %s = tile.resolve %stride : !tile.switch<KV, {mxfp4 = i32}> -> i32
+    %i = arith.index_cast %s : i32 to index
+  }
+  default {
+  }
+  }
+  tile.return
+}

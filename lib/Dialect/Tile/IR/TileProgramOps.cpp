@@ -8,15 +8,18 @@
 
 #include "mla/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallSet.h"
 
 using namespace mlir;
 using namespace mla::tile;
 
+/// A parameter value as diagnostics write it.
 static std::string formatParamValue(Attribute value) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -313,6 +316,27 @@ LogicalResult ParamOp::verify() {
                          << "' is a str parameter and has no value; branch "
                             "on it with tile.static_switch";
   return success();
+}
+
+LogicalResult ResolveOp::verify() {
+  llvm::SetVector<StringAttr> params;
+  llvm::SetVector<Attribute> keys;
+  AttrTypeWalker walker;
+  walker.addWalk([&](SwitchType choice) {
+    params.insert(choice.getParam());
+    keys.insert(choice.getKeys().begin(), choice.getKeys().end());
+  });
+  walker.walk(getInput().getType());
+  if (params.size() != 1)
+    return emitOpError() << "resolves the !tile.switch types of one parameter; "
+                         << getInput().getType() << " has "
+                         << (params.empty() ? "none" : "several");
+  for (Attribute key : keys)
+    if (resolveSwitches(getInput().getType(), params.front(), key) == getType())
+      return success();
+  return emitOpError() << getInput().getType() << " is " << getType()
+                       << " for no value of parameter '"
+                       << params.front().getValue() << "'";
 }
 
 /// `"P" [attributes {...}] [-> (types)] { (case V {..} | default {..})* }`.

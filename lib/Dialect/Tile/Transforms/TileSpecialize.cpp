@@ -181,6 +181,8 @@ public:
         failed(dropAbsentArguments()) || failed(checkNoAbsentTypes()))
       return failure();
     replaceTypesAndAttributes();
+    if (failed(removeResolveOps()))
+      return failure();
     recordParams();
     return verify(kernel);
   }
@@ -348,6 +350,21 @@ private:
     replacer.recursivelyReplaceElementsIn(kernel, /*replaceAttrs=*/true,
                                           /*replaceLocs=*/false,
                                           /*replaceTypes=*/true);
+  }
+
+  /// With the switches resolved, tile.resolve is its input.
+  LogicalResult removeResolveOps() {
+    SmallVector<ResolveOp> ops;
+    kernel.walk([&](ResolveOp op) { ops.push_back(op); });
+    for (ResolveOp op : ops) {
+      if (op.getInput().getType() != op.getType())
+        return op.emitOpError()
+               << "resolves a value of type " << op.getInput().getType()
+               << " here, not " << op.getType();
+      op.replaceAllUsesWith(op.getInput());
+      op.erase();
+    }
+    return success();
   }
 
   /// The instance is an ordinary kernel that remembers its values.

@@ -14,7 +14,8 @@ def TileSpecialize : Pass<"tile-specialize", "::mlir::ModuleOp"> {
     inlines every `tile.call`; keeps the region of each `tile.static_switch`
     that matches the instance (deleting the others); replaces `tile.param`
     by `arith.constant`, `#tile.param` by the value, symbolic tile types by
-    static ones and `!tile.switch` types by their case; removes the
+    static ones and `!tile.switch` types by their case (`tile.resolve`
+    becomes its input); removes the
     arguments whose type has no case (which must have no use left); records
     the values in `tile.params`; and verifies the result, reporting errors
     with the instance named. Then erases the generic kernels and every
