@@ -1,7 +1,7 @@
 //===- mla-compile.cpp - Compile tile programs to loadable binaries -------===//
 //
 //   mla-compile FILE.mlir --target=host -o OUT.so
-//   [--emit=mlir|llvm|asm|obj|bin]
+//   [--emit=mlir|llvm|asm|obj|bin] [--instances=KERNEL:PARAM=V1,V2...]
 //
 // writes OUT (and, for --emit=bin, the manifest OUT.json of docs/ABI.md).
 // A failed compilation leaves no output file behind.
@@ -10,6 +10,7 @@
 
 #include "EmuTarget.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Dialect/Tile/Transforms/Passes.h"
 #include "mla/InitAll.h"
 #include "mla/Pipelines/Pipelines.h"
 #include "mla/Target/GpuCodegen.h"
@@ -57,6 +58,12 @@ static llvm::cl::opt<Emit>
              clEnumValN(Emit::Asm, "asm", "target assembly"),
              clEnumValN(Emit::Obj, "obj", "relocatable object"),
              clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest")));
+
+static llvm::cl::list<std::string> instanceSets(
+    "instances",
+    llvm::cl::desc("The instances of one parameterized kernel, replacing "
+                   "its tile.instances (repeatable)"),
+    llvm::cl::value_desc("KERNEL:PARAM=V1,V2[:PARAM=...]"));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "mla-compile: error: " << message << "\n";
@@ -131,6 +138,12 @@ int main(int argc, char **argv) {
                 "' has no lowering yet; use --target=host");
   if (emit == Emit::Bin && outputFile == "-")
     return fail("-o: a binary and its manifest need a file name, not '-'");
+  for (const std::string &set : instanceSets) {
+    SmallVector<tile::InstanceOverride> overrides;
+    std::string error;
+    if (failed(tile::parseInstanceOverrides(set, overrides, error)))
+      return fail("--instances: " + error);
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -148,16 +161,22 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  // A program is a set of kernels; anything else at the top level has no
-  // launcher and no lowering.
+  // A program is a set of kernels and their helpers; anything else at the
+  // top level has no launcher and no lowering.
   for (Operation &op : module->getBody()->getOperations()) {
-    if (isa<tile::KernelOp>(op))
+    if (isa<tile::KernelOp, tile::FuncOp>(op))
       continue;
-    op.emitError()
-        << "'" << op.getName()
-        << "' at the top level: a program holds tile.kernel ops only";
+    op.emitError() << "'" << op.getName()
+                   << "' at the top level: a program holds tile.kernel and "
+                      "tile.func ops only";
     return 1;
   }
+
+  // The manifest lists the instances, so specialize first.
+  PassManager specialize(&context);
+  addSpecializePass(specialize, instanceSets);
+  if (failed(specialize.run(*module)))
+    return 1;
 
   llvm::json::Value manifest =
       buildManifest(*module, *target, llvm::sys::path::filename(outputFile));
