@@ -63,6 +63,8 @@ for f, kv in enumerate(["bf16", "fp8", "mxfp4"]):
     seed("nokv-kv_indptr", 1, encode("<i4", [4], [0, 0, 0, 0]), base=f + 3)
     if kv == "mxfp4":
         seed("nokv-kv_scale", 4, encode("|u1", [0, 18]), base=f + 3)
+        # A finding: a stride beyond i32 was accepted.
+        seed("nokv-kv_scale-wide", 4, encode("|u1", [0, 2**31]), base=f + 3)
 
 # Manifests: the runtime tests' module, and one using every optional field.
 with open("test/Runtime/Inputs/mla_host.so.json") as f:
