@@ -32,6 +32,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     The optional `tile.launch` dictionary tells a launcher how to size the
     grid: its `grid` entry holds three integers or problem-quantity names.
 
+    Every loop in the body with a constant step must step by a positive
+    amount (as a signed integer): a zero or negative step never reaches
+    its upper bound.
+
     ```mlir
     tile.kernel @scale(%x: !tile.ptr<f32>, %n: i32)
         attributes {tile.launch = {grid = ["n", 1, 1]}} {

@@ -16,6 +16,7 @@
 #include "mla/Target/GpuCodegen.h"
 #include "mla/Target/LLVMCodegen.h"
 #include "mla/Target/Manifest.h"
+#include "mla/Target/OutputFile.h"
 #include "mla/Target/TargetInfo.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -25,12 +26,9 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace mla;
@@ -70,52 +68,37 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// Opens `path` for writing; the file is removed again unless kept.
-static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path) {
-  std::string error;
-  auto file = openOutputFile(path, &error);
-  if (!file)
-    fail(error);
-  return file;
-}
-
 static int writeBinary(const TargetInfo &target, llvm::TargetMachine &machine,
                        llvm::Module &llvmModule, llvm::json::Value &manifest) {
-  // Object to a temporary, link into a temporary next to the output, then
-  // rename both the binary and the manifest into place.
-  llvm::SmallString<128> objectPath, binaryTemp, manifestTemp;
-  int fd;
-  if (llvm::sys::fs::createTemporaryFile("mla-compile", "o", fd, objectPath))
-    return fail("cannot create a temporary object file");
-  llvm::FileRemover removeObject(objectPath);
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    std::string error;
-    if (failed(emitMachineCode(llvmModule, machine,
-                               llvm::CodeGenFileType::ObjectFile, os, error)))
-      return fail(error);
-  }
-  binaryTemp = outputFile + ".tmp";
-  manifestTemp = outputFile + ".json.tmp";
-  llvm::FileRemover removeBinary(binaryTemp), removeManifest(manifestTemp);
+  // Object to a scratch file, link and print the manifest into temporaries
+  // next to the outputs, then publish both (docs/ABI.md).
   std::string error;
-  if (failed(linkSharedObject(target, objectPath, binaryTemp, error)))
+  std::unique_ptr<TemporaryFile> object =
+      TemporaryFile::createScratch("mla-compile", "o", error);
+  if (!object ||
+      failed(emitMachineCode(llvmModule, machine,
+                             llvm::CodeGenFileType::ObjectFile, object->os(),
+                             error)) ||
+      failed(object->close(error)))
+    return fail(error);
+  std::unique_ptr<TemporaryFile> binary =
+      TemporaryFile::createFor(outputFile, error);
+  if (!binary || failed(binary->close(error)))
+    return fail(error);
+  if (failed(linkSharedObject(target, object->getPath(), binary->getPath(),
+                              error)))
     return fail("linking " + outputFile + ": " + error);
+  // A GPU code object reports what the backend gave each kernel.
   if (target.kind == TargetKind::AMDGPU &&
-      failed(inspectCodeObject(binaryTemp, manifest, error)))
+      failed(inspectCodeObject(binary->getPath(), manifest, error)))
     return fail(outputFile + ": " + error);
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(manifestTemp, ec);
-    if (ec)
-      return fail(manifestTemp + ": " + ec.message());
-    os << llvm::formatv("{0:2}", manifest) << "\n";
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(binaryTemp, outputFile))
-    return fail(outputFile + ": " + ec.message());
-  if (std::error_code ec =
-          llvm::sys::fs::rename(manifestTemp, outputFile + ".json"))
-    return fail(outputFile + ".json: " + ec.message());
+  std::unique_ptr<TemporaryFile> manifestFile =
+      TemporaryFile::createFor(outputFile + ".json", error);
+  if (!manifestFile)
+    return fail(error);
+  manifestFile->os() << llvm::formatv("{0:2}", manifest) << "\n";
+  if (failed(publishModule(*binary, *manifestFile, outputFile, error)))
+    return fail(error);
   return 0;
 }
 
@@ -196,11 +179,14 @@ int main(int argc, char **argv) {
     return 1;
 
   if (emit == Emit::MLIR) {
-    auto out = openOutput(outputFile);
-    if (!out)
-      return 1;
-    module->print(out->os());
-    out->keep();
+    if (failed(writeOutputFile(
+            outputFile,
+            [&](llvm::raw_pwrite_stream &os, std::string &) {
+              module->print(os);
+              return success();
+            },
+            error)))
+      return fail(error);
     return 0;
   }
 
@@ -217,19 +203,19 @@ int main(int argc, char **argv) {
     return 1;
 
   if (emit == Emit::LLVM || emit == Emit::Asm || emit == Emit::Obj) {
-    auto out = openOutput(outputFile);
-    if (!out)
-      return 1;
-    if (emit == Emit::LLVM) {
-      llvmModule->print(out->os(), nullptr);
-    } else if (failed(emitMachineCode(*llvmModule, *machine,
-                                      emit == Emit::Asm
-                                          ? llvm::CodeGenFileType::AssemblyFile
-                                          : llvm::CodeGenFileType::ObjectFile,
-                                      out->os(), error))) {
+    auto write = [&](llvm::raw_pwrite_stream &os, std::string &message) {
+      if (emit == Emit::LLVM) {
+        llvmModule->print(os, nullptr);
+        return success();
+      }
+      return emitMachineCode(*llvmModule, *machine,
+                             emit == Emit::Asm
+                                 ? llvm::CodeGenFileType::AssemblyFile
+                                 : llvm::CodeGenFileType::ObjectFile,
+                             os, message);
+    };
+    if (failed(writeOutputFile(outputFile, write, error)))
       return fail(error);
-    }
-    out->keep();
     return 0;
   }
   if (target->emulated)
