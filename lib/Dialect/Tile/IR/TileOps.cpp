@@ -12,8 +12,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
-#include "mlir/Interfaces/FunctionImplementation.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 
@@ -28,29 +26,6 @@ static RankedTensorType tensorType(Value v) {
 /// that involve a symbolic size wait for the instance.
 static bool areStatic(std::initializer_list<int64_t> sizes) {
   return llvm::none_of(sizes, ShapedType::isDynamic);
-}
-
-/// A loop whose step is a constant <= 0 never reaches its upper bound, and
-/// the canonicalizer would silently delete it as a loop of no iterations.
-/// Like scf.parallel's own verifier, this looks through the step to its
-/// constant; a step known only at run time cannot be checked (docs/DSL.md).
-LogicalResult KernelOp::verifyRegions() {
-  bool valid = true;
-  getBody().walk([&](LoopLikeOpInterface loop) {
-    std::optional<SmallVector<OpFoldResult>> steps = loop.getLoopSteps();
-    if (!steps)
-      return;
-    for (OpFoldResult step : *steps) {
-      std::optional<std::pair<APInt, bool>> value = getConstantAPIntValue(step);
-      if (!value || value->first.sgt(0))
-        continue;
-      loop->emitOpError() << "has constant step "
-                          << llvm::toString(value->first, 10, /*Signed=*/true)
-                          << "; loops in a tile kernel need a positive step";
-      valid = false;
-    }
-  });
-  return success(valid);
 }
 
 //===----------------------------------------------------------------------===//

@@ -8,10 +8,12 @@
 
 #include "mla/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallSet.h"
@@ -249,7 +251,32 @@ static LogicalResult checkParamUses(Operation *op, KernelOp kernel,
   return result;
 }
 
+/// A loop whose step is a constant <= 0 never reaches its upper bound, and
+/// the canonicalizer would silently delete it as a loop of no iterations.
+/// Like scf.parallel's own verifier, this looks through the step to its
+/// constant; a step known only at run time cannot be checked (docs/DSL.md).
+static LogicalResult verifyLoopSteps(Region &body) {
+  bool valid = true;
+  body.walk([&](LoopLikeOpInterface loop) {
+    std::optional<SmallVector<OpFoldResult>> steps = loop.getLoopSteps();
+    if (!steps)
+      return;
+    for (OpFoldResult step : *steps) {
+      std::optional<std::pair<APInt, bool>> value = getConstantAPIntValue(step);
+      if (!value || value->first.sgt(0))
+        continue;
+      loop->emitOpError() << "has constant step "
+                          << llvm::toString(value->first, 10, /*Signed=*/true)
+                          << "; loops in a tile kernel need a positive step";
+      valid = false;
+    }
+  });
+  return success(valid);
+}
+
 LogicalResult KernelOp::verifyRegions() {
+  if (failed(verifyLoopSteps(getBody())))
+    return failure();
   // Parameters are checked here, where the kernel declares them; helpers
   // are checked in each caller's instance once inlined.
   if (failed(checkParamUses(*this, *this, getArgumentTypes(),
