@@ -50,7 +50,7 @@ static Status readBoundedKey(const Manifest &manifest, const KernelInfo &kernel,
     return s;
   if (value && *value > maximum)
     return Status::failure(
-        manifest.locate(*kernel.launch.find(key)),
+        manifest.path,
         formatString("kernel '%s': launch.%s: %lld is more than %lld",
                      kernel.symbol.c_str(), key, static_cast<long long>(*value),
                      static_cast<long long>(maximum)));
