@@ -40,7 +40,7 @@ void DeviceBuffer::reset() {
   bytes = 0;
 }
 
-Status createBackend(const std::string &target, ThreadPool &pool,
+Status createBackend(const std::string &target, llvm::ThreadPoolInterface &pool,
                      std::unique_ptr<Backend> &backend) {
   if (target == "host") {
     backend = createHostBackend(pool);

@@ -11,7 +11,7 @@
 #include "mla/Emulator/EmuABI.h"
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
-#include "mla/Runtime/ThreadPool.h"
+#include "mla/Runtime/Parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -49,7 +49,7 @@ uint32_t chipOfTarget(const std::string &target) {
 
 class EmuBackend : public Backend {
 public:
-  explicit EmuBackend(ThreadPool &pool) : pool(pool) {}
+  explicit EmuBackend(llvm::ThreadPoolInterface &pool) : pool(pool) {}
   ~EmuBackend() override { unload(); }
 
   const char *name() const override { return "emu"; }
@@ -60,7 +60,7 @@ public:
     return chipOfTarget(target) != 0;
   }
 
-  int64_t parallelism() const override { return pool.size(); }
+  int64_t parallelism() const override { return pool.getMaxConcurrency(); }
 
   Status allocate(size_t bytes, void *&pointer) override {
     constexpr size_t kAlignment = 64;
@@ -140,7 +140,7 @@ private:
   void collectBuffers(const KernelInfo &kernel, void **args,
                       std::vector<MlaEmuBuffer> &buffers) const;
 
-  ThreadPool &pool;
+  llvm::ThreadPoolInterface &pool;
   void *library = nullptr;
   EmuInterface interface;
   std::unordered_map<std::string, const MlaEmuKernel *> kernels;
@@ -262,7 +262,7 @@ Status EmuBackend::launch(const KernelInfo &kernel,
   std::atomic<bool> failed{false};
   std::mutex errorMutex;
   std::string error;
-  pool.parallelFor(grid[0] * grid[1] * grid[2], [&](int64_t linear) {
+  parallelFor(pool, grid[0] * grid[1] * grid[2], [&](int64_t linear) {
     if (failed.load(std::memory_order_relaxed))
       return;
     MlaEmuContext *context = takeContext();
@@ -288,7 +288,7 @@ Status EmuBackend::launch(const KernelInfo &kernel,
   return Status::success();
 }
 
-std::unique_ptr<Backend> createEmuBackend(ThreadPool &pool) {
+std::unique_ptr<Backend> createEmuBackend(llvm::ThreadPoolInterface &pool) {
   return std::make_unique<EmuBackend>(pool);
 }
 

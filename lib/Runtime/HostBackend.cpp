@@ -9,7 +9,7 @@
 
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
-#include "mla/Runtime/ThreadPool.h"
+#include "mla/Runtime/Parallel.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -26,7 +26,7 @@ using HostKernel = void (*)(void **args, const int64_t programId[3],
 
 class HostBackend : public Backend {
 public:
-  explicit HostBackend(ThreadPool &pool) : pool(pool) {}
+  explicit HostBackend(llvm::ThreadPoolInterface &pool) : pool(pool) {}
   ~HostBackend() override {
     if (library)
       dlclose(library);
@@ -40,7 +40,7 @@ public:
     return target == "host";
   }
 
-  int64_t parallelism() const override { return pool.size(); }
+  int64_t parallelism() const override { return pool.getMaxConcurrency(); }
 
   Status allocate(size_t bytes, void *&pointer) override {
     // Cache-line alignment, as a GPU allocator would give at least.
@@ -98,7 +98,7 @@ public:
       return Status::failure(kernel.symbol, "kernel not loaded");
     HostKernel function = found->second;
     const int64_t numPrograms[3] = {grid[0], grid[1], grid[2]};
-    pool.parallelFor(grid[0] * grid[1] * grid[2], [&](int64_t linear) {
+    parallelFor(pool, grid[0] * grid[1] * grid[2], [&](int64_t linear) {
       // x varies fastest, as on a GPU.
       const int64_t programId[3] = {linear % grid[0],
                                     linear / grid[0] % grid[1],
@@ -123,7 +123,7 @@ public:
   }
 
 private:
-  ThreadPool &pool;
+  llvm::ThreadPoolInterface &pool;
   void *library = nullptr;
   std::unordered_map<std::string, HostKernel> kernels;
   std::chrono::steady_clock::time_point timerStart;
@@ -131,7 +131,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<Backend> createHostBackend(ThreadPool &pool) {
+std::unique_ptr<Backend> createHostBackend(llvm::ThreadPoolInterface &pool) {
   return std::make_unique<HostBackend>(pool);
 }
 

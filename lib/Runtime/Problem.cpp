@@ -3,7 +3,7 @@
 #include "mla/Runtime/Problem.h"
 #include "mla/Runtime/Formats.h"
 #include "mla/Runtime/Npy.h"
-#include "mla/Runtime/ThreadPool.h"
+#include "mla/Runtime/Parallel.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -188,10 +188,10 @@ constexpr int64_t kRowsPerTask = 64;
 } // namespace
 
 /// Runs body(begin, end) over [0, rows) in chunks on the pool.
-static void forRowChunks(ThreadPool &pool, int64_t rows,
+static void forRowChunks(llvm::ThreadPoolInterface &pool, int64_t rows,
                          const std::function<void(int64_t, int64_t)> &body) {
   int64_t tasks = (rows + kRowsPerTask - 1) / kRowsPerTask;
-  pool.parallelFor(tasks, [&](int64_t task) {
+  parallelFor(pool, tasks, [&](int64_t task) {
     int64_t begin = task * kRowsPerTask;
     body(begin, std::min(rows, begin + kRowsPerTask));
   });
@@ -245,8 +245,8 @@ static Status checkGeneratorOptions(const GeneratorOptions &options) {
   return Status::success();
 }
 
-Status generateProblem(const GeneratorOptions &options, ThreadPool &pool,
-                       MlaProblem &problem) {
+Status generateProblem(const GeneratorOptions &options,
+                       llvm::ThreadPoolInterface &pool, MlaProblem &problem) {
   if (Status s = checkGeneratorOptions(options))
     return s;
   MlaProblem result;

@@ -15,9 +15,9 @@
 #include "mla/Runtime/Manifest.h"
 #include "mla/Runtime/MlaDriver.h"
 #include "mla/Runtime/Npy.h"
+#include "mla/Runtime/Parallel.h"
 #include "mla/Runtime/Problem.h"
 #include "mla/Runtime/Reference.h"
-#include "mla/Runtime/ThreadPool.h"
 
 #include <algorithm>
 #include <array>
@@ -213,7 +213,7 @@ static double outAt(const MlaProblem &problem, const std::vector<double> &out,
   return out[(row * problem.heads + head) * kVDim + dim];
 }
 
-static void testReferenceSmallCases(ThreadPool &pool) {
+static void testReferenceSmallCases(llvm::ThreadPoolInterface &pool) {
   // One key: the output is its value part, whatever the query.
   {
     MlaProblem problem = makeBf16Problem(16, {1}, {1});
@@ -278,7 +278,7 @@ static void testReferenceSmallCases(ThreadPool &pool) {
   }
 }
 
-static void testReferenceQuantized(ThreadPool &pool) {
+static void testReferenceQuantized(llvm::ThreadPoolInterface &pool) {
   // fp8: values are code * scale.
   {
     MlaProblem problem = makeBf16Problem(16, {1}, {1});
@@ -353,7 +353,8 @@ static uint64_t fnv1a(const void *data, size_t size) {
 }
 
 static void testGenerator() {
-  ThreadPool one(1), four(4);
+  llvm::StdThreadPool one(llvm::hardware_concurrency(1)),
+      four(llvm::hardware_concurrency(4));
   GeneratorOptions options;
   options.kvDType = KvDType::MXFP4;
   options.heads = 16;
@@ -439,7 +440,7 @@ static void testGenerator() {
 /// format, the covered rows and the fp8 scale unchanged, and kept by
 /// saveProblem and accepted by loadProblem.
 static void testSpareKvRows(const std::string &scratch) {
-  ThreadPool pool(2);
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(2));
   GeneratorOptions options;
   options.heads = 16;
   options.qLen = 1;
@@ -748,7 +749,7 @@ static Status selectFrom(const std::string &text, MlaKernels &kernels) {
   return selectMlaKernels(manifest, KvDType::BF16, 16, kernels);
 }
 
-static void testKernelSelection(ThreadPool &pool) {
+static void testKernelSelection(llvm::ThreadPoolInterface &pool) {
   Manifest manifest;
   CHECK_OK(parseManifest(manifestText(kPartialArgs), "m.so.json", manifest));
   MlaKernels kernels;
@@ -1109,7 +1110,7 @@ static void testBindArgs(const std::string &scratch) {
               "--save a: directory '" + scratch + "/none/' does not exist");
 }
 
-static void testBenchmarkLaunches(ThreadPool &pool) {
+static void testBenchmarkLaunches(llvm::ThreadPoolInterface &pool) {
   std::unique_ptr<Backend> backend = createHostBackend(pool);
   int launches = 0;
   double median = -1;
@@ -1469,21 +1470,21 @@ static void testLaunchPlan() {
   CHECK(!parsePlanMode("fast", mode));
 }
 
-static void testThreadPool() {
+static void testParallelFor() {
   for (unsigned threads : {1u, 2u, 5u}) {
-    ThreadPool pool(threads);
-    CHECK(pool.size() == threads);
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(threads));
+    CHECK(pool.getMaxConcurrency() == threads);
     // Several loops on one pool, each visiting every index once.
     for (int64_t count : {0, 1, 7, 1000}) {
       std::vector<std::atomic<int>> visits(count);
-      pool.parallelFor(count, [&](int64_t i) { ++visits[i]; });
+      parallelFor(pool, count, [&](int64_t i) { ++visits[i]; });
       bool once = true;
       for (const std::atomic<int> &v : visits)
         once &= v.load() == 1;
       CHECK(once);
     }
   }
-  CHECK(ThreadPool(0).size() >= 1);
+  CHECK(llvm::StdThreadPool().getMaxConcurrency() >= 1);
 }
 
 int main(int argc, char **argv) {
@@ -1492,8 +1493,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::string scratch = argv[1];
-  ThreadPool pool(3);
-  testThreadPool();
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(3));
+  testParallelFor();
   testBf16();
   testFp8();
   testFp4AndE8M0();

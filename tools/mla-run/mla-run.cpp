@@ -20,7 +20,6 @@
 #include "mla/Runtime/Problem.h"
 #include "mla/Runtime/Reference.h"
 #include "mla/Runtime/Status.h"
-#include "mla/Runtime/ThreadPool.h"
 
 #include <algorithm>
 #include <array>
@@ -33,6 +32,8 @@
 #include <string>
 #include <sys/stat.h>
 #include <vector>
+
+#include "llvm/Support/ThreadPool.h"
 
 using namespace mla::runtime;
 
@@ -480,7 +481,8 @@ static Status checkModuleTarget(const Backend &backend,
 /// and failed.
 static Status runTool(const Options &options, bool &checkFailed) {
   checkFailed = false;
-  ThreadPool pool(static_cast<unsigned>(options.threads.value_or(0)));
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(
+      static_cast<unsigned>(options.threads.value_or(0))));
   std::unique_ptr<Backend> backend;
   if (Status s = createBackend(options.target, pool, backend))
     return s;
@@ -582,7 +584,8 @@ static Status runTool(const Options &options, bool &checkFailed) {
 /// The generic mode after argument parsing: binds the arguments, runs the
 /// kernel once, optionally times it, and writes the --save buffers.
 static Status runKernelMode(const Options &options) {
-  ThreadPool pool(static_cast<unsigned>(options.threads.value_or(0)));
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(
+      static_cast<unsigned>(options.threads.value_or(0))));
   std::unique_ptr<Backend> backend;
   if (Status s = createBackend(options.target, pool, backend))
     return s;

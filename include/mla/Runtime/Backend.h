@@ -19,11 +19,14 @@
 #include <string>
 #include <utility>
 
+namespace llvm {
+class ThreadPoolInterface;
+} // namespace llvm
+
 namespace mla::runtime {
 
 struct KernelInfo;
 struct Manifest;
-class ThreadPool;
 
 /// A device, its memory, and the module loaded on it.
 class Backend {
@@ -88,11 +91,11 @@ private:
 
 /// The host backend: runs program instances on `pool`, which must outlive
 /// it.
-std::unique_ptr<Backend> createHostBackend(ThreadPool &pool);
+std::unique_ptr<Backend> createHostBackend(llvm::ThreadPoolInterface &pool);
 /// The emulation backend: runs modules compiled for gfx950-emu or gfx942-emu
 /// (emulated AMD code, see docs/emulation.md) on `pool`, which must outlive
 /// it.
-std::unique_ptr<Backend> createEmuBackend(ThreadPool &pool);
+std::unique_ptr<Backend> createEmuBackend(llvm::ThreadPoolInterface &pool);
 /// The HIP backend on device 0. Fails with one line when libamdhip64 or an
 /// AMD GPU is missing.
 Status createHipBackend(std::unique_ptr<Backend> &backend);
@@ -102,7 +105,7 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend);
 
 /// The backend named by --target (host, hip, cuda or emu); the host and emu
 /// backends run on `pool`.
-Status createBackend(const std::string &target, ThreadPool &pool,
+Status createBackend(const std::string &target, llvm::ThreadPoolInterface &pool,
                      std::unique_ptr<Backend> &backend);
 
 /// Calls `launch` `warmup` times untimed, waits, then times `iterations`
