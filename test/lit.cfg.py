@@ -37,7 +37,8 @@ llvm_config.add_tool_substitutions(
     ["mla-opt", "mla-compile", "mla-run", "mla-runtime-tests",
      "mla-emu-compile"], tool_dirs)
 llvm_config.add_tool_substitutions(
-    ["FileCheck", "count", "not", "llvm-nm", "llvm-objdump", "llvm-readelf",
+    ["FileCheck", "count", "not", "ld.lld", "llvm-nm", "llvm-objcopy",
+     "llvm-objdump", "llvm-readelf", "llvm-strings",
      "llc", "mlir-opt", "mlir-translate"], [config.llvm_tools_dir])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mla_tools_dir, append_path=True)

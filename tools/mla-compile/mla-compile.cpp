@@ -13,6 +13,7 @@
 #include "mla/Dialect/Tile/Transforms/Passes.h"
 #include "mla/InitAll.h"
 #include "mla/Pipelines/Pipelines.h"
+#include "mla/Target/AbiRecord.h"
 #include "mla/Target/GpuCodegen.h"
 #include "mla/Target/LLVMCodegen.h"
 #include "mla/Target/Manifest.h"
@@ -201,6 +202,11 @@ int main(int argc, char **argv) {
           : translateGpuKernels(*module, llvmContext, *machine);
   if (!llvmModule)
     return 1;
+  // The binary carries what mla-run checks the manifest against; an
+  // emulated module gets it once retargeted (EmuTarget.cpp).
+  if (!target->emulated)
+    if (llvm::Error error = addAbiRecord(*llvmModule, manifest))
+      return fail(llvm::toString(std::move(error)));
 
   if (emit == Emit::LLVM || emit == Emit::Asm || emit == Emit::Obj) {
     auto write = [&](llvm::raw_pwrite_stream &os, std::string &message) {
