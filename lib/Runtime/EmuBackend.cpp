@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SharedObject.h"
 #include "mla/Emulator/EmuABI.h"
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
@@ -18,7 +19,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -112,9 +112,7 @@ private:
     for (MlaEmuContext *context : contexts)
       interface.destroyContext(context);
     contexts.clear();
-    if (library)
-      dlclose(library);
-    library = nullptr;
+    library.reset();
   }
 
   /// A context for one workgroup run; returned with giveBack.
@@ -141,7 +139,7 @@ private:
                       std::vector<MlaEmuBuffer> &buffers) const;
 
   llvm::ThreadPoolInterface &pool;
-  void *library = nullptr;
+  std::unique_ptr<SharedObject> library;
   EmuInterface interface;
   std::unordered_map<std::string, const MlaEmuKernel *> kernels;
   /// Start address -> size of every allocation.
@@ -153,33 +151,30 @@ private:
 
 } // namespace
 
+/// Sets `value` to the address of `symbol` if `object` defines it.
 template <typename T>
-static bool resolve(void *handle, const char *symbol, T &function) {
-  function = reinterpret_cast<T>(dlsym(handle, symbol));
-  return function != nullptr;
+static bool resolve(const SharedObject &object, const char *symbol, T &value) {
+  bool found;
+  std::string definedBy;
+  value = reinterpret_cast<T>(object.lookup(symbol, found, definedBy).address);
+  return found;
 }
 
 Status EmuBackend::loadModule(const std::string &path,
                               const Manifest &manifest) {
-  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
-  void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
-    return Status::failure(path, std::string("cannot load: ") + dlerror());
+  std::unique_ptr<SharedObject> object;
+  if (Status s = SharedObject::open(path, object))
+    return s;
   EmuInterface loaded;
-  loaded.module =
-      static_cast<const MlaEmuModule *>(dlsym(handle, MLA_EMU_MODULE_SYMBOL));
-  if (!loaded.module ||
-      !resolve(handle, "mla_emu_check_launch", loaded.checkLaunch) ||
-      !resolve(handle, "mla_emu_context_create", loaded.createContext) ||
-      !resolve(handle, "mla_emu_context_destroy", loaded.destroyContext) ||
-      !resolve(handle, "mla_emu_run_workgroup", loaded.runWorkgroup) ||
-      !resolve(handle, "mla_emu_context_error", loaded.contextError)) {
-    dlclose(handle);
+  if (!resolve(*object, MLA_EMU_MODULE_SYMBOL, loaded.module) ||
+      !resolve(*object, "mla_emu_check_launch", loaded.checkLaunch) ||
+      !resolve(*object, "mla_emu_context_create", loaded.createContext) ||
+      !resolve(*object, "mla_emu_context_destroy", loaded.destroyContext) ||
+      !resolve(*object, "mla_emu_run_workgroup", loaded.runWorkgroup) ||
+      !resolve(*object, "mla_emu_context_error", loaded.contextError))
     return Status::failure(path, "not an emulated module (compile it with "
                                  "--target=gfx950-emu or gfx942-emu)");
-  }
   auto fail = [&](const std::string &what) {
-    dlclose(handle);
     return Status::failure(path, what);
   };
   if (loaded.module->abiVersion != MLA_EMU_ABI_VERSION)
@@ -204,8 +199,10 @@ Status EmuBackend::loadModule(const std::string &path,
                                kernel.symbol.c_str(), found->second->numArgs,
                                kernel.args.size()));
   }
+  if (Status s = object->checkAbiRecord(manifest))
+    return s;
   unload();
-  library = handle;
+  library = std::move(object);
   interface = loaded;
   kernels = std::move(resolved);
   return Status::success();

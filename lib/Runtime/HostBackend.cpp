@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SharedObject.h"
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 #include "mla/Runtime/Parallel.h"
@@ -14,7 +15,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <unordered_map>
 
 namespace mla::runtime {
@@ -27,10 +27,6 @@ using HostKernel = void (*)(void **args, const int64_t programId[3],
 class HostBackend : public Backend {
 public:
   explicit HostBackend(llvm::ThreadPoolInterface &pool) : pool(pool) {}
-  ~HostBackend() override {
-    if (library)
-      dlclose(library);
-  }
 
   const char *name() const override { return "host"; }
 
@@ -68,26 +64,20 @@ public:
 
   Status loadModule(const std::string &path,
                     const Manifest &manifest) override {
-    // Without a slash dlopen would search the library path instead.
-    std::string file = path.find('/') == std::string::npos ? "./" + path : path;
-    void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle)
-      return Status::failure(path, std::string("cannot load: ") + dlerror());
+    std::unique_ptr<SharedObject> object;
+    if (Status s = SharedObject::open(path, object))
+      return s;
     std::unordered_map<std::string, HostKernel> resolved;
     for (const KernelInfo &kernel : manifest.kernels) {
-      dlerror();
-      void *symbol = dlsym(handle, kernel.symbol.c_str());
-      if (!symbol) {
-        dlclose(handle);
-        return Status::failure(path, "kernel '" + kernel.symbol + "' of " +
-                                         manifest.path + " is not defined");
-      }
-      resolved[kernel.symbol] = reinterpret_cast<HostKernel>(symbol);
+      void *address;
+      if (Status s = object->lookupKernel(kernel.symbol, manifest, address))
+        return s;
+      resolved[kernel.symbol] = reinterpret_cast<HostKernel>(address);
     }
-    if (library)
-      dlclose(library);
-    library = handle;
+    if (Status s = object->checkAbiRecord(manifest))
+      return s;
     kernels = std::move(resolved);
+    library = std::move(object);
     return Status::success();
   }
 
@@ -124,7 +114,7 @@ public:
 
 private:
   llvm::ThreadPoolInterface &pool;
-  void *library = nullptr;
+  std::unique_ptr<SharedObject> library;
   std::unordered_map<std::string, HostKernel> kernels;
   std::chrono::steady_clock::time_point timerStart;
 };
