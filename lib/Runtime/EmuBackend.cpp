@@ -239,12 +239,12 @@ Status EmuBackend::launch(const KernelInfo &kernel,
   auto found = kernels.find(kernel.symbol);
   if (found == kernels.end())
     return Status::failure(kernel.symbol, "kernel not loaded");
+  if (Status s = checkLaunchGrid(kernel, grid))
+    return s;
   MlaEmuLaunch launch = {};
   launch.kernel = found->second;
   launch.args = args;
   for (int d = 0; d < 3; ++d) {
-    if (grid[d] < 1 || grid[d] > UINT32_MAX)
-      return Status::failure(kernel.symbol, "grid out of range");
     launch.grid[d] = static_cast<uint32_t>(grid[d]);
     launch.workgroupSize[d] = static_cast<uint32_t>(kernel.workgroupSize[d]);
   }

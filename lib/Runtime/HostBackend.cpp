@@ -83,6 +83,8 @@ public:
 
   Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
                 void **args) override {
+    if (Status s = checkLaunchGrid(kernel, grid))
+      return s;
     auto found = kernels.find(kernel.symbol);
     if (found == kernels.end())
       return Status::failure(kernel.symbol, "kernel not loaded");

@@ -50,13 +50,17 @@ private:
     return Status::success();
   }
 
-  /// An integer >= minimum.
+  /// An integer in [minimum, maximum].
   Status integer(const Value &value, const std::string &field, int64_t minimum,
-                 int64_t &result) {
+                 int64_t &result, int64_t maximum = INT64_MAX) {
     std::optional<int64_t> number = getNonNegativeInteger(value);
     if (!number || *number < minimum)
       return error(field, formatString("expected an integer >= %lld",
                                        static_cast<long long>(minimum)));
+    if (*number > maximum)
+      return error(field, formatString("%lld is more than %lld",
+                                       static_cast<long long>(*number),
+                                       static_cast<long long>(maximum)));
     result = *number;
     return Status::success();
   }
@@ -150,14 +154,23 @@ Status ManifestValidator::validateKernel(const Value &value,
   const llvm::json::Array &extents = *workgroup->getAsArray();
   if (extents.size() != 3)
     return error(field + ".workgroup_size", "expected three integers");
-  for (size_t d = 0; d < 3; ++d)
+  int64_t workItems = 1;
+  for (size_t d = 0; d < 3; ++d) {
     if (Status s = integer(extents[d], field + ".workgroup_size", 1,
-                           kernel.workgroupSize[d]))
+                           kernel.workgroupSize[d], kMaxWorkgroupSize))
       return s;
+    workItems *= kernel.workgroupSize[d];
+  }
+  if (workItems > kMaxWorkgroupSize)
+    return error(field + ".workgroup_size",
+                 formatString("%lld work-items, more than %lld",
+                              static_cast<long long>(workItems),
+                              static_cast<long long>(kMaxWorkgroupSize)));
 
   if (Status s = member(*json, field, "lds_bytes", Value::Number, lds))
     return s;
-  if (Status s = integer(*lds, field + ".lds_bytes", 0, kernel.ldsBytes))
+  if (Status s =
+          integer(*lds, field + ".lds_bytes", 0, kernel.ldsBytes, kMaxLdsBytes))
     return s;
   if (const Value *dynamic = json->get("dynamic_lds_bytes")) {
     if (Status s = integer(*dynamic, field + ".dynamic_lds_bytes", 0,

@@ -2,6 +2,7 @@
 
 #include "mla/Runtime/Problem.h"
 #include "mla/Runtime/Formats.h"
+#include "mla/Runtime/HostMemory.h"
 #include "mla/Runtime/Npy.h"
 #include "mla/Runtime/Parallel.h"
 
@@ -10,7 +11,6 @@
 #include <cmath>
 #include <cstring>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace mla::runtime {
 
@@ -197,15 +197,6 @@ static void forRowChunks(llvm::ThreadPoolInterface &pool, int64_t rows,
   });
 }
 
-/// Physical memory of this machine in bytes.
-static uint64_t physicalMemoryBytes() {
-  long pages = sysconf(_SC_PHYS_PAGES);
-  long pageSize = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || pageSize <= 0)
-    return UINT64_MAX;
-  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
-}
-
 static Status checkGeneratorOptions(const GeneratorOptions &options) {
   if (Status s = checkHeadCount(options.heads, "--heads"))
     return s;
@@ -220,10 +211,10 @@ static Status checkGeneratorOptions(const GeneratorOptions &options) {
     if (length < 0)
       return Status::failure(options.kvLensFlag,
                              "KV lengths must be non-negative");
-    totalKv += length;
-    if (totalKv > INT32_MAX)
+    if (length > INT32_MAX - totalKv)
       return Status::failure(options.kvLensFlag,
                              "more than 2^31 - 1 KV rows in all");
+    totalKv += length;
   }
   if (options.spareKvRows < 0 || options.spareKvRows > INT32_MAX - totalKv)
     return Status::failure("--kv-spare-rows",

@@ -1318,6 +1318,23 @@ TEST(Backend, BenchmarkLaunches) {
                     *backend, 0, 3,
                     [] { return Status::failure("launch", "failed"); }, median),
                 "launch: failed"));
+
+  // Every backend checks the grid it is given.
+  Manifest manifest;
+  ASSERT_TRUE(succeeded(
+      parseManifest(manifestText(kPartialArgs), "m.so.json", manifest)));
+  const KernelInfo &kernel = manifest.kernels[0];
+  EXPECT_TRUE(succeeded(checkLaunchGrid(kernel, {kMaxGridX, 1, kMaxGridYZ})));
+  EXPECT_TRUE(failsWith(checkLaunchGrid(kernel, {1, 0, 1}),
+                        "partial: grid dimension y is 0, expected 1..65535"));
+  EXPECT_TRUE(failsWith(checkLaunchGrid(kernel, {1, 1, 65536}),
+                        "grid dimension z is 65536"));
+  EXPECT_TRUE(failsWith(checkLaunchGrid(kernel, {kMaxGridX + 1, 1, 1}),
+                        "grid dimension x is 2147483648, expected "
+                        "1..2147483647"));
+  std::vector<void *> args(kernel.args.size(), nullptr);
+  EXPECT_TRUE(failsWith(backend->launch(kernel, {1, 1, 0}, args.data()),
+                        "grid dimension z is 0"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1661,6 +1678,18 @@ TEST(LaunchPlan, Plans) {
     LaunchPlan result;
     EXPECT_TRUE(succeeded(planSplitKv(qo, kv, options, result)));
     EXPECT_TRUE(result.items.size() == 2 && result.maxSplitsUsed == 1);
+  }
+  // More work items than a grid dimension holds fail before the list is
+  // built: 2^21 splits of 1024 one-row blocks would be 64 GiB of items.
+  {
+    PlanOptions options =
+        gpuLikeOptions(PlanMode::Reproducible, 4, INT32_MAX, /*heads=*/128);
+    options.kvTile = 1;
+    options.blockRows = 1;
+    std::vector<int32_t> qo = offsets({8}), kv = offsets({INT32_MAX});
+    LaunchPlan result;
+    EXPECT_TRUE(failsWith(planSplitKv(qo, kv, options, result),
+                          "launch plan: more than 2^31 - 1 work items"));
   }
 
   PlanMode mode;

@@ -35,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <optional>
 #include <random>
 #include <string>
@@ -55,6 +56,8 @@ constexpr int kExitCheckFailed = 2;
 /// per-sequence bookkeeping always fits in memory.
 constexpr int64_t kMaxBatch = 1 << 20;
 constexpr int64_t kMaxThreads = 4096;
+/// The most timed launches of --bench: the median of more says nothing new.
+constexpr int64_t kMaxIterations = 1000000;
 
 /// Untimed launches before a benchmark.
 constexpr int64_t kWarmupIterations = 3;
@@ -437,7 +440,7 @@ static Status parseArguments(int argc, char **argv, Options &options) {
     return s;
   if (Status s = value(saveInputsFlag, options.saveInputs))
     return s;
-  if (Status s = integer(itersFlag, 1, options.iters))
+  if (Status s = integer(itersFlag, 1, options.iters, kMaxIterations))
     return s;
   if (Status s = integer(threadsFlag, 1, options.threads, kMaxThreads))
     return s;
@@ -770,7 +773,16 @@ static Status runKernelMode(const Options &options) {
   return Status::success();
 }
 
+/// An allocation that fails ends the run with one line, as any other error
+/// does: sizes are checked before allocating, but the memory left may still
+/// run out.
+static void outOfMemory() {
+  std::fputs("mla-run: error: out of memory\n", stderr);
+  std::_Exit(kExitError);
+}
+
 int main(int argc, char **argv) {
+  std::set_new_handler(outOfMemory);
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     os << "mla-run, with LLVM " LLVM_VERSION_STRING " Support linked in\n";
   });

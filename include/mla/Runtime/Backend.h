@@ -28,6 +28,16 @@ namespace mla::runtime {
 struct KernelInfo;
 struct Manifest;
 
+/// The largest grid: CUDA and HIP cap x at 2^31 - 1, y and z at 65535.
+constexpr int64_t kMaxGridX = 0x7FFFFFFF;
+constexpr int64_t kMaxGridYZ = 65535;
+
+/// Fails unless every dimension of `grid` is in [1, the limit above]:
+/// every backend's launch checks, so that grid arithmetic cannot overflow
+/// and no count is truncated on its way to a driver.
+Status checkLaunchGrid(const KernelInfo &kernel,
+                       const std::array<int64_t, 3> &grid);
+
 /// A device, its memory, and the module loaded on it.
 class Backend {
 public:

@@ -22,6 +22,13 @@
 
 namespace mla::runtime {
 
+/// The most work-items a workgroup holds on any GPU the runtime launches
+/// on; the manifest's workgroup_size is refused beyond it.
+constexpr int64_t kMaxWorkgroupSize = 1024;
+/// The most LDS / shared memory a manifest may give a kernel: more than any
+/// GPU has per workgroup (160 KiB on gfx950, 228 KiB on sm_90).
+constexpr int64_t kMaxLdsBytes = 1 << 20;
+
 enum class ArgKind { Pointer, Scalar };
 
 /// One kernel argument, in call order.
