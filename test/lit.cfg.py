@@ -43,6 +43,10 @@ llvm_config.add_tool_substitutions(
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mla_tools_dir, append_path=True)
 
+# Tests of cubins need NVIDIA's ptxas, where mla-compile looks for it.
+if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")
+
 # GPU execution tests run only where a device answers.
 if os.path.exists("/dev/kfd"):
     config.available_features.add("hip-device")

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmuTarget.h"
+#include "PtxTarget.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/Tile/Transforms/Passes.h"
 #include "mla/InitAll.h"
@@ -57,6 +58,12 @@ static llvm::cl::opt<Emit>
              clEnumValN(Emit::Asm, "asm", "target assembly"),
              clEnumValN(Emit::Obj, "obj", "relocatable object"),
              clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest")));
+static llvm::cl::opt<std::string> ptxasPath(
+    "ptxas",
+    llvm::cl::desc("ptxas that assembles sm_90 PTX into a cubin (default: "
+                   "ptxas on PATH, else in /usr/local/cuda/bin; 'none': PTX "
+                   "only)"),
+    llvm::cl::value_desc("path"));
 
 static llvm::cl::list<std::string> instanceSets(
     "instances",
@@ -128,6 +135,9 @@ int main(int argc, char **argv) {
     if (failed(tile::parseInstanceOverrides(set, overrides, error)))
       return fail("--instances: " + error);
   }
+  if (target->kind == TargetKind::NVPTX && emit == Emit::Obj)
+    return fail("--emit=obj: " + targetName +
+                " has no object stage; --emit=asm writes the PTX");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -226,5 +236,9 @@ int main(int argc, char **argv) {
   }
   if (target->emulated)
     return writeEmulatedModule(*target, *llvmModule, manifest, outputFile);
+  if (target->kind == TargetKind::NVPTX)
+    return writePtxModule(*target, *machine, *llvmModule,
+                          describePtxKernels(*module), manifest, outputFile,
+                          findPtxas(ptxasPath));
   return writeBinary(*target, *machine, *llvmModule, manifest);
 }
