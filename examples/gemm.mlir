@@ -1,11 +1,18 @@
 // C[M, N] = A[M, K] * B[K, N], bf16 operands, f32 result: one program per
-// 64x64 block of C, a loop over K in steps of 32. Loads past the matrix
+// BM x BN block of C, a loop over K in steps of BK. Loads past the matrix
 // edges read zeros, which add nothing to the product, so any M, N, K work.
 //
+// The block sizes are compile-time parameters: the tile types name them
+// (#tile.dims) and the offsets read them (tile.param). The program provides
+// two instances, the default 64x64x32 one (@gemm_bf16) and one with 16-row
+// blocks for short matrices (@gemm_bf16_bm16); `mla-compile --instances`
+// picks others.
+//
 // RUN: mla-opt %s | mla-opt | FileCheck %s
+// RUN: mla-opt %s --tile-specialize | FileCheck %s --check-prefix=SPEC
 //
 // On the host against the float64 product, with no size a multiple of its
-// tile: M = 70, N = 100, K = 45.
+// tile: M = 70, N = 100, K = 45, with each instance.
 // RUN: mla-compile %s --target=host -o %t.so
 // RUN: %npytool random %t.a.npy --dtype bf16 --shape 70,45 --seed 2
 // RUN: %npytool random %t.b.npy --dtype bf16 --shape 45,100 --seed 3
@@ -14,6 +21,12 @@
 // RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c.npy \
 // RUN:   | FileCheck %s --check-prefix=LAUNCH
 // RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST
+// RUN: mla-run --target host --module %t.so --kernel gemm_bf16_bm16 --grid 5,2 \
+// RUN:   --arg a=@%t.a.npy --arg b=@%t.b.npy --arg c=empty:70x100 \
+// RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c16.npy \
+// RUN:   | FileCheck %s --check-prefix=LAUNCH16
+// RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c16.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
 //
 // The same inputs through the AMD lowering (MFMA, buffer loads, LDS),
@@ -30,23 +43,44 @@
 // RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c942.npy
 // RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c942.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
+// RUN: mla-run --target emu --module %t.942.so --kernel gemm_bf16_bm16 --grid 5,2 \
+// RUN:   --arg a=@%t.a.npy --arg b=@%t.b.npy --arg c=empty:70x100 \
+// RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c942_16.npy
+// RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c942_16.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST
 
-// CHECK-LABEL: tile.kernel @gemm_bf16
+// CHECK-LABEL: tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32>
 // CHECK: scf.for
-// CHECK: tile.dot {{.*}} : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
+// CHECK: tile.dot {{.*}} : tensor<?x?xbf16, #tile.dims<[BM, BK]>>, tensor<?x?xbf16, #tile.dims<[BK, BN]>> -> tensor<?x?xf32, #tile.dims<[BM, BN]>>
 // CHECK: tile.store
+// SPEC-LABEL: tile.kernel @gemm_bf16(
+// SPEC-SAME: tile.params = {BK = 32 : i64, BM = 64 : i64, BN = 64 : i64}
+// SPEC: tile.dot {{.*}} : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
+// SPEC-LABEL: tile.kernel @gemm_bf16_bm16(
+// SPEC-SAME: block_m = 16 : i64
+// SPEC: tile.dot {{.*}} : tensor<16x32xbf16>, tensor<32x64xbf16> -> tensor<16x64xf32>
 // LAUNCH: run: target=host kernel=gemm_bf16 grid=2x2x1
+// LAUNCH16: run: target=host kernel=gemm_bf16_bm16 grid=5x2x1
 // HOST: check: rel_fro={{.*}} outside_tol=0/7000 nan=0 PASS
-tile.kernel @gemm_bf16(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>,
-                       %m: i32, %n: i32, %k: i32)
-    attributes {tile.launch = {grid = ["m_blocks", "n_blocks", 1]}} {
+
+!a_tile = tensor<?x?xbf16, #tile.dims<[BM, BK]>>
+!b_tile = tensor<?x?xbf16, #tile.dims<[BK, BN]>>
+!c_tile = tensor<?x?xf32, #tile.dims<[BM, BN]>>
+
+tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32>(
+    %a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>,
+    %m: i32, %n: i32, %k: i32)
+    attributes {tile.instances = {BM = [64, 16]},
+                tile.launch = {grid = ["m_blocks", "n_blocks", 1],
+                               block_m = #tile.param<"BM">, block_n = #tile.param<"BN">}} {
   %c0 = arith.constant 0 : index
-  %c32 = arith.constant 32 : index
-  %c64 = arith.constant 64 : index
-  %bm = tile.program_id x
-  %bn = tile.program_id y
-  %row = arith.muli %bm, %c64 : index
-  %col = arith.muli %bn, %c64 : index
+  %bm = tile.param "BM" : index
+  %bn = tile.param "BN" : index
+  %bk = tile.param "BK" : index
+  %pid_m = tile.program_id x
+  %pid_n = tile.program_id y
+  %row = arith.muli %pid_m, %bm : index
+  %col = arith.muli %pid_n, %bn : index
   %rows = arith.index_cast %m : i32 to index
   %cols = arith.index_cast %n : i32 to index
   %depth = arith.index_cast %k : i32 to index
@@ -56,16 +90,16 @@ tile.kernel @gemm_bf16(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f
   %bv = tile.view %b sizes [%depth, %cols] strides [%cols, 1]
       : !tile.ptr<bf16> -> !tile.view<?x?xbf16>
   %zero = arith.constant 0.0 : f32
-  %acc0 = tile.splat %zero : tensor<64x64xf32>
-  %acc = scf.for %kk = %c0 to %depth step %c32 iter_args(%acc_i = %acc0) -> tensor<64x64xf32> {
-    %at = tile.load %av[%row, %kk] : !tile.view<?x?xbf16> -> tensor<64x32xbf16>
-    %bt = tile.load %bv[%kk, %col] : !tile.view<?x?xbf16> -> tensor<32x64xbf16>
-    %next = tile.dot %at, %bt, %acc_i : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
-    scf.yield %next : tensor<64x64xf32>
+  %acc0 = tile.splat %zero : !c_tile
+  %acc = scf.for %kk = %c0 to %depth step %bk iter_args(%acc_i = %acc0) -> !c_tile {
+    %at = tile.load %av[%row, %kk] : !tile.view<?x?xbf16> -> !a_tile
+    %bt = tile.load %bv[%kk, %col] : !tile.view<?x?xbf16> -> !b_tile
+    %next = tile.dot %at, %bt, %acc_i : !a_tile, !b_tile -> !c_tile
+    scf.yield %next : !c_tile
   }
 
   %cv = tile.view %c sizes [%rows, %cols] strides [%cols, 1]
       : !tile.ptr<f32> -> !tile.view<?x?xf32>
-  tile.store %acc, %cv[%row, %col] : tensor<64x64xf32>, !tile.view<?x?xf32>
+  tile.store %acc, %cv[%row, %col] : !c_tile, !tile.view<?x?xf32>
   tile.return
 }

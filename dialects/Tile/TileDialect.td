@@ -29,6 +29,11 @@ def Tile_Dialect : Dialect {
     onto hardware is the compiler's job.
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Registers the attributes, defined next to their storage.
+    void registerAttributes();
+  }];
   let hasConstantMaterializer = 1;
   let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect",

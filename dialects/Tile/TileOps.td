@@ -32,6 +32,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     The optional `tile.launch` dictionary tells a launcher how to size the
     grid: its `grid` entry holds three integers or problem-quantity names.
 
+    Every loop in the body with a constant step must step by a positive
+    amount (as a signed integer): a zero or negative step never reaches
+    its upper bound.
+
     ```mlir
     tile.kernel @scale(%x: !tile.ptr<f32>, %n: i32)
         attributes {tile.launch = {grid = ["n", 1, 1]}} {
@@ -39,15 +43,32 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       tile.return
     }
     ```
+
+    A kernel may declare compile-time parameters after its name, `i64`
+    (integers) or `str` (enum-like strings), each with an optional default.
+    `tile-specialize` turns it into one ordinary kernel per instance:
+    `tile.instances` lists each parameter's values (the instances are their
+    cartesian product; a parameter with a default may be left out).
+
+    ```mlir
+    tile.kernel @attend<KV: str, H: i64, BLOCK_N: i64 = 64>(...)
+        attributes {tile.instances = {KV = ["bf16", "fp8"], H = [16, 32]}} {
+      %h = tile.param "H" : index
+      ...
+    }
+    ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<StrArrayAttr>:$arg_names,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
-                       OptionalAttr<DictArrayAttr>:$res_attrs);
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<TypedArrayAttrBase<Tile_ParamDeclAttr,
+                           "kernel parameters">>:$params);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     /// FunctionOpInterface.
     ::mlir::Region *getCallableRegion() { return &getBody(); }
@@ -59,20 +80,191 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     }
     /// The launcher-visible name of argument `i`.
     ::llvm::StringRef getArgName(unsigned i);
+    /// The declaration of parameter `name`, or null.
+    ParamDeclAttr lookupParam(::llvm::StringRef name);
   }];
 }
 
-def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">,
-                                       ReturnLike, Terminator]> {
-  let summary = "ends the program instance";
+def Tile_ReturnOp : Tile_Op<"return", [Pure,
+    ParentOneOf<["KernelOp", "FuncOp"]>, ReturnLike, Terminator]> {
+  let summary = "ends a kernel or a helper function";
   let description = [{
-    Terminates a `tile.kernel` body.
+    Terminates a `tile.kernel` body (no operands) or a `tile.func` body
+    (the function's results).
 
     ```mlir
     tile.return
+    tile.return %o, %lse : tensor<16x512xf32>, tensor<16xf32>
     ```
   }];
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Parameters and helpers
+//===----------------------------------------------------------------------===//
+
+def Tile_ParamOp : Tile_Op<"param", [Pure]> {
+  let summary = "the value of an i64 kernel parameter";
+  let description = [{
+    Becomes an `arith.constant` in each instance. A `str` parameter has no
+    value: branch on it with `tile.static_switch`.
+
+    ```mlir
+    %h = tile.param "H" : index
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs AnyTypeOf<[Index, I32, I64]>:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ResolveOp : Tile_Op<"resolve", [Pure]> {
+  let summary = "a parameter-dependent value, as the type it has here";
+  let description = [{
+    Gives a value whose type holds `!tile.switch` types on one parameter
+    the type it has for one of that parameter's values, typically inside
+    the `tile.static_switch` case for that value, where ops need the
+    concrete type (`arith` does not know switch types). Specialization
+    removes it; in an instance where the input's type is not the result's,
+    it is an error.
+
+    ```mlir
+    case "mxfp4" {
+      %s = tile.resolve %scale_stride : !tile.switch<KV, {mxfp4 = i32}> -> i32
+      %stride = arith.index_cast %s : i32 to index
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins AnyType:$input);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_StaticSwitchOp : Tile_Op<"static_switch", [
+    RecursiveMemoryEffects, NoRegionArguments,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a branch on a kernel parameter, resolved at specialization";
+  let description = [{
+    Each instance keeps the region of the case that matches the parameter's
+    value (or the `default` region) in place of the op; the other regions
+    are deleted before the instance is verified, so a case may use types
+    that are only valid for its own value. Cases are string literals for a
+    `str` parameter and integers for an `i64` one. Results are yielded by
+    every region.
+
+    ```mlir
+    %k = tile.static_switch "KV" -> tensor<64x576xbf16> {
+    case "bf16" {
+      tile.yield %raw : tensor<64x576xbf16>
+    }
+    case "fp8" {
+      %d = tile.dequant_fp8 %raw8, %s : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
+      tile.yield %d : tensor<64x576xbf16>
+    }
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$param, ArrayAttr:$cases);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region AnyRegion:$defaultRegion,
+                        VariadicRegion<SizedRegion<1>>:$caseRegions);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The region an instance with parameter value `value` keeps, or null
+    /// where no case matches and there is no default.
+    ::mlir::Region *getRegionFor(::mlir::Attribute value);
+  }];
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, HasParent<"StaticSwitchOp">,
+                                     ReturnLike, Terminator]> {
+  let summary = "the results of a tile.static_switch case";
+  let description = [{
+    ```mlir
+    tile.yield %k : tensor<64x576xbf16>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+def Tile_FuncOp : Tile_Op<"func", [
+    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove]> {
+  let summary = "a helper function shared by kernels, inlined at every call";
+  let description = [{
+    Holds code several kernels share. It may use parameters (`tile.param`,
+    `#tile.dims` types, `!tile.switch`, `tile.static_switch`): they resolve
+    in the calling kernel's instance after inlining. `tile-specialize`
+    inlines every call and erases the helpers, so they never reach a target
+    or the manifest. A helper may not call itself, directly or not.
+
+    ```mlir
+    tile.func @normalize(%acc: tensor<16x512xf32>, %l: tensor<16xf32>)
+        -> tensor<16x512xf32> {
+      %lb = tile.broadcast %l dims [1] : tensor<16xf32> -> tensor<16x512xf32>
+      %o = arith.divf %acc, %lb : tensor<16x512xf32>
+      tile.return %o : tensor<16x512xf32>
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    /// FunctionOpInterface.
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+}
+
+def Tile_CallOp : Tile_Op<"call", [CallOpInterface,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a call of a tile.func helper";
+  let description = [{
+    ```mlir
+    %o = tile.call @normalize(%acc, %l)
+        : (tensor<16x512xf32>, tensor<16xf32>) -> tensor<16x512xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyType>:$operands,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let results = (outs Variadic<AnyType>);
+  let assemblyFormat = [{
+    $callee `(` $operands `)` attr-dict `:` functional-type($operands, results)
+  }];
+  let extraClassDeclaration = [{
+    /// CallOpInterface.
+    ::mlir::Operation::operand_range getArgOperands() { return getOperands(); }
+    ::mlir::MutableOperandRange getArgOperandsMutable() {
+      return getOperandsMutable();
+    }
+    ::mlir::CallInterfaceCallable getCallableForCallee() {
+      return getCalleeAttr();
+    }
+    void setCalleeFromCallable(::mlir::CallInterfaceCallable callee) {
+      setCalleeAttr(::llvm::cast<::mlir::FlatSymbolRefAttr>(
+          ::llvm::cast<::mlir::SymbolRefAttr>(callee)));
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -121,7 +313,7 @@ def Tile_RangeOp : Tile_Op<"range", [Pure,
     ```
   }];
   let arguments = (ins Optional<AnyTypeOf<[I32, I64, Index]>>:$start);
-  let results = (outs StaticShapeTensorOf<[I32, I64, Index]>:$result);
+  let results = (outs Tile_TensorOf<[I32, I64, Index]>:$result);
   let assemblyFormat = "(`from` $start^)? attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
@@ -135,7 +327,7 @@ def Tile_SplatOp : Tile_Op<"splat", [Pure,
     %m0 = tile.splat %neg_inf : tensor<16xf32>
     ```
   }];
-  let arguments = (ins AnyTypeOf<[Tile_Element]>:$value);
+  let arguments = (ins Tile_AnyElement:$value);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$value attr-dict `:` type($result)";
   let hasFolder = 1;
@@ -234,7 +426,7 @@ def Tile_LoadOp : Tile_Op<"load", [
   }];
   let arguments = (ins Tile_ViewType:$view, Variadic<Index>:$indices,
                        Optional<Tile_MaskTensor>:$mask,
-                       Optional<AnyTypeOf<[Tile_Element]>>:$pad);
+                       Optional<Tile_AnyElement>:$pad);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $view `[` $indices `]` (`mask` $mask^ `:` type($mask))? (`pad` $pad^)?
@@ -280,7 +472,7 @@ def Tile_LoadScalarOp : Tile_Op<"load_scalar", [
     ```
   }];
   let arguments = (ins Tile_PtrType:$ptr, Index:$index);
-  let results = (outs AnyTypeOf<[Tile_Element]>:$result);
+  let results = (outs Tile_AnyElement:$result);
   let assemblyFormat = "$ptr `[` $index `]` attr-dict `:` qualified(type($ptr))";
 }
 
@@ -303,8 +495,8 @@ def Tile_DequantMxOp : Tile_Op<"dequant_mx", [Pure]> {
         -> tensor<64x576xbf16>
     ```
   }];
-  let arguments = (ins StaticShapeTensorOf<[I8, Tile_Fp8]>:$packed,
-                       StaticShapeTensorOf<[Tile_Scale]>:$scales);
+  let arguments = (ins Tile_TensorOf<[I8, Tile_Fp8]>:$packed,
+                       Tile_TensorOf<[Tile_Scale]>:$scales);
   let results = (outs Tile_FloatTensor:$result);
   let assemblyFormat = [{
     $packed `,` $scales attr-dict `:` type($packed) `,` type($scales)
@@ -317,16 +509,20 @@ def Tile_DequantFp8Op : Tile_Op<"dequant_fp8", [Pure]> {
   let summary = "fp8 tile with one per-tensor f32 scale to float";
   let description = [{
     Each element is converted exactly to f32, multiplied by `scale` and
-    rounded to the result type.
+    rounded to the result type. Before specialization, the scale may be a
+    `!tile.switch` value loaded through a parameter-dependent pointer; its
+    type then follows the input's (`: T, !tile.switch<...> -> R`).
 
     ```mlir
     %k = tile.dequant_fp8 %k8, %scale : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
     ```
   }];
-  let arguments = (ins StaticShapeTensorOf<[Tile_Fp8]>:$input, F32:$scale);
+  let arguments = (ins Tile_TensorOf<[Tile_Fp8]>:$input,
+                       AnyTypeOf<[F32, Tile_SwitchType]>:$scale);
   let results = (outs Tile_FloatTensor:$result);
   let assemblyFormat = [{
-    $input `,` $scale attr-dict `:` type($input) `->` type($result)
+    $input `,` $scale attr-dict `:`
+    custom<InputAndScaleTypes>(type($input), type($scale)) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -348,8 +544,8 @@ def Tile_DotOp : Tile_Op<"dot", [Pure,
         : tensor<16x576xbf16>, tensor<576x64xbf16> -> tensor<16x64xf32>
     ```
   }];
-  let arguments = (ins StaticShapeTensorOf<[BF16, F16, F32, Tile_Fp8]>:$lhs,
-                       StaticShapeTensorOf<[BF16, F16, F32, Tile_Fp8]>:$rhs,
+  let arguments = (ins Tile_TensorOf<[BF16, F16, F32, Tile_Fp8]>:$lhs,
+                       Tile_TensorOf<[BF16, F16, F32, Tile_Fp8]>:$rhs,
                        Tile_F32Tensor:$acc);
   let results = (outs Tile_F32Tensor:$result);
   let assemblyFormat = [{
@@ -378,9 +574,9 @@ def Tile_DotScaledOp : Tile_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
     ```
   }];
   let arguments = (ins Tile_Tensor:$lhs,
-                       Optional<StaticShapeTensorOf<[Tile_Scale]>>:$lhs_scale,
+                       Optional<Tile_TensorOf<[Tile_Scale]>>:$lhs_scale,
                        Tile_Tensor:$rhs,
-                       Optional<StaticShapeTensorOf<[Tile_Scale]>>:$rhs_scale,
+                       Optional<Tile_TensorOf<[Tile_Scale]>>:$rhs_scale,
                        Tile_F32Tensor:$acc);
   let results = (outs Tile_F32Tensor:$result);
   let assemblyFormat = [{
@@ -417,6 +613,7 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def Tile_QKSoftmaxAccOp : Tile_Op<"qk_softmax_acc", [Pure,
+    AttrSizedOperandSegments,
     TypesMatchWith<"m holds one f32 per query row", "acc", "m",
                    "::mla::tile::getRowStateType($_self)">,
     TypesMatchWith<"l holds one f32 per query row", "acc", "l",
@@ -439,6 +636,11 @@ def Tile_QKSoftmaxAccOp : Tile_Op<"qk_softmax_acc", [Pure,
     acc' = acc * exp(m - m') + p * v
     ```
 
+    `v` is optional: without it, V is the first Dv columns of `k` (Dv being
+    `acc`'s column count), as in MLA, where keys and values are one latent
+    tile. A target can then stage the tile once and read both operands
+    from it.
+
     A row with no unmasked key so far keeps `m = -inf`, `l = 0`, `acc = 0`
     (never NaN). `mask` is `[N]` (per key) or `[M, N]` (per query and key,
     for causal rules). Masked keys contribute exactly nothing, provided
@@ -449,18 +651,23 @@ def Tile_QKSoftmaxAccOp : Tile_Op<"qk_softmax_acc", [Pure,
         scale %sm_scale mask %valid : tensor<64xi1>
         : tensor<16x576xbf16>, tensor<64x576xbf16>, tensor<64x512xbf16>
         -> tensor<16x512xf32>
+    // V = the first 512 columns of %kv
+    %m2, %l2, %acc2 = tile.qk_softmax_acc %q, %kv, %m, %l, %acc
+        scale %sm_scale : tensor<16x576xbf16>, tensor<64x576xbf16>
+        -> tensor<16x512xf32>
     ```
   }];
+  // `v` follows the operands the result types are inferred from.
   let arguments = (ins Tile_FloatTensor:$q, Tile_FloatTensor:$k,
-                       Tile_FloatTensor:$v, Tile_F32Tensor:$m,
-                       Tile_F32Tensor:$l, Tile_F32Tensor:$acc, F32:$scale,
-                       Optional<Tile_MaskTensor>:$mask);
+                       Tile_F32Tensor:$m, Tile_F32Tensor:$l,
+                       Tile_F32Tensor:$acc, Optional<Tile_FloatTensor>:$v,
+                       F32:$scale, Optional<Tile_MaskTensor>:$mask);
   let results = (outs Tile_F32Tensor:$new_m, Tile_F32Tensor:$new_l,
                       Tile_F32Tensor:$new_acc);
   let assemblyFormat = [{
-    $q `,` $k `,` $v `,` $m `,` $l `,` $acc `scale` $scale
+    custom<AttentionOperands>($q, $k, $v, $m, $l, $acc) `scale` $scale
     (`mask` $mask^ `:` type($mask))? attr-dict
-    `:` type($q) `,` type($k) `,` type($v) `->` type($acc)
+    `:` type($q) `,` type($k) (`,` type($v)^)? `->` type($acc)
   }];
   let hasVerifier = 1;
 }

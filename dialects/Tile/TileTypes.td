@@ -47,6 +47,30 @@ def Tile_ViewType : Tile_Type<"View", "view"> {
   }];
 }
 
+def Tile_SwitchType : Tile_Type<"Switch", "switch"> {
+  let summary = "a type chosen by a kernel parameter";
+  let description = [{
+    Resolves, in each instance of a parameterized kernel, to the case of
+    the parameter's value (string keys for a `str` parameter, integers for
+    an `i64` one). Usable as the element type of a pointer, view or tile
+    and as the type of a scalar kernel argument. A kernel argument whose
+    type has no case for an instance is absent from that instance.
+
+    ```mlir
+    !tile.ptr<!tile.switch<KV, {bf16 = bf16, fp8 = f8E4M3FN, mxfp4 = i8}>>
+    ```
+  }];
+  let parameters = (ins "::mlir::StringAttr":$param,
+                        ArrayRefParameter<"::mlir::Attribute">:$keys,
+                        ArrayRefParameter<"::mlir::Type">:$types);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The case for `value`, or null where there is none.
+    ::mlir::Type resolve(::mlir::Attribute value) const;
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Type constraints
 //===----------------------------------------------------------------------===//
@@ -58,14 +82,31 @@ defvar Tile_Scale = F8E8M0FNU;
 def Tile_Element : AnyTypeOf<[BF16, F16, F32, I1, I8, I32, I64, Index,
                               Tile_Fp8, F4E2M1FN, Tile_Scale]>;
 
-def Tile_Tensor : StaticShapeTensorOf<[Tile_Element]>;
-def Tile_FloatTensor : StaticShapeTensorOf<[BF16, F16, F32]>;
-def Tile_F32Tensor : StaticShapeTensorOf<[F32]>;
-def Tile_MaskTensor : StaticShapeTensorOf<[I1]>;
-def Tile_IndexTensor : StaticShapeTensorOf<[I32, I64, Index]>;
+/// A scalar of a tile element type, or one chosen by a kernel parameter.
+def Tile_AnyElement : AnyTypeOf<[Tile_Element, Tile_SwitchType]>;
 
-/// Kernel scalar arguments: the integer and float scalars every target can
-/// pass by value.
-def Tile_Scalar : AnyTypeOf<[I32, I64, F32]>;
+/// A tile: a ranked tensor of one of `allowedTypes`. Before specialization
+/// its shape may be symbolic (`#tile.dims`) and its element type a
+/// `!tile.switch`; the checks that depend on them wait for the instance.
+class Tile_TensorOf<list<Type> allowedTypes> : Type<
+    And<[IsRankedTensorTypePred, CPred<"::mla::tile::hasTileShape($_self)">,
+         Or<[Concat<"[](::mlir::Type elementType) { return ",
+                    SubstLeaves<"$_self", "elementType",
+                                AnyTypeOf<allowedTypes>.predicate>,
+                    "; }(::llvm::cast<::mlir::ShapedType>($_self)"
+                    ".getElementType())">,
+             CPred<"::llvm::isa<::mla::tile::SwitchType>("
+                   "::llvm::cast<::mlir::ShapedType>($_self)"
+                   ".getElementType())">]>]>,
+    "statically shaped tensor of " # AnyTypeOf<allowedTypes>.summary #
+        " values",
+    "::mlir::RankedTensorType">;
+
+def Tile_Tensor : Tile_TensorOf<[Tile_Element]>;
+def Tile_FloatTensor : Tile_TensorOf<[BF16, F16, F32]>;
+def Tile_F32Tensor : Tile_TensorOf<[F32]>;
+def Tile_MaskTensor : Tile_TensorOf<[I1]>;
+def Tile_IndexTensor : Tile_TensorOf<[I32, I64, Index]>;
+
 
 #endif // MLA_TILE_TYPES_TD

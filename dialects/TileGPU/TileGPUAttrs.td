@@ -4,6 +4,7 @@
 #define MLA_TILEGPU_ATTRS_TD
 
 include "TileGPU/TileGPUDialect.td"
+include "Tile/TileInterfaces.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/TensorEncoding.td"
@@ -38,7 +39,8 @@ class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 class TileGPU_LayoutAttr<string name, string attrMnemonic>
     : TileGPU_Attr<name, attrMnemonic, [
         DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
-        DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]>;
+        DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
+        DeclareAttrInterfaceMethods<Tile_EncodingAttrInterface>]>;
 
 //===----------------------------------------------------------------------===//
 // Blocked

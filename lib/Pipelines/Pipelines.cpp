@@ -13,10 +13,20 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 
+void mla::addSpecializePass(OpPassManager &pm,
+                            ArrayRef<std::string> instanceSets) {
+  tile::TileSpecializeOptions options;
+  options.instances = llvm::join(instanceSets, ";");
+  pm.addPass(tile::createTileSpecialize(options));
+}
+
 void mla::buildTileToPrimitivesPipeline(OpPassManager &pm) {
+  // Every later pass sees ordinary kernels with static tiles.
+  addSpecializePass(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tile::createTileDecompose());
   pm.addPass(createCanonicalizerPass());
@@ -99,7 +109,8 @@ void mla::registerPipelines() {
       buildTileToGpuLLVMPipeline);
   PassPipelineRegistration<>(
       "tile-to-primitives",
-      "Canonicalize and decompose high-level tile ops into primitives",
+      "Specialize parameterized kernels, canonicalize and decompose "
+      "high-level tile ops into primitives",
       buildTileToPrimitivesPipeline);
   PassPipelineRegistration<>(
       "tile-to-host-llvm",

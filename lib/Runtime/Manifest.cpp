@@ -1,10 +1,8 @@
 //===- Manifest.cpp - Module manifests (docs/ABI.md) ----------------------===//
 
 #include "mla/Runtime/Manifest.h"
+#include "mla/Runtime/RegularFile.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <set>
 
 namespace mla::runtime {
@@ -281,19 +279,9 @@ Status parseManifest(std::string_view text, const std::string &path,
 
 Status loadManifest(const std::string &modulePath, Manifest &manifest) {
   std::string path = manifestPathFor(modulePath);
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file)
-    return Status::failure(path, std::string(std::strerror(errno)) +
-                                     " (the module's manifest)");
   std::string text;
-  char buffer[65536];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), file)) > 0)
-    text.append(buffer, got);
-  bool readError = std::ferror(file);
-  std::fclose(file);
-  if (readError)
-    return Status::failure(path, "read failed");
+  if (Status s = readRegularFile(path, text))
+    return Status::failure("", s.message() + " (the module's manifest)");
   return parseManifest(text, path, manifest);
 }
 

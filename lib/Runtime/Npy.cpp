@@ -1,6 +1,7 @@
 //===- Npy.cpp - NumPy .npy files -----------------------------------------===//
 
 #include "mla/Runtime/Npy.h"
+#include "mla/Runtime/RegularFile.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -222,15 +223,6 @@ private:
   size_t pos = 0;
 };
 
-/// Closes a FILE on scope exit.
-struct FileCloser {
-  std::FILE *file;
-  ~FileCloser() {
-    if (file)
-      std::fclose(file);
-  }
-};
-
 } // namespace
 
 /// Maps a header `descr` to a dtype; single-byte types may carry any byte
@@ -273,16 +265,11 @@ static bool parseDescr(const std::string &descr, NpyDType &dtype,
 }
 
 Status readNpy(const std::string &path, NpyArray &array) {
-  FileCloser closer{std::fopen(path.c_str(), "rb")};
-  std::FILE *file = closer.file;
-  if (!file)
-    return Status::failure(path, std::strerror(errno));
-  struct stat info;
-  if (fstat(fileno(file), &info) != 0)
-    return Status::failure(path, std::strerror(errno));
-  if (!S_ISREG(info.st_mode))
-    return Status::failure(path, "not a regular file");
-  uint64_t fileSize = static_cast<uint64_t>(info.st_size);
+  InputFile input;
+  if (Status s = input.open(path))
+    return s;
+  std::FILE *file = input.get();
+  uint64_t fileSize = input.size();
 
   unsigned char preamble[12];
   size_t got = std::fread(preamble, 1, 8, file);

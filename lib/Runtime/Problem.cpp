@@ -530,6 +530,12 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
                        "rows) and cols >= 18",
                        scale.shapeString().c_str(),
                        static_cast<long long>(result.totalKv())));
+    // Kernels take the row stride as an i32 (docs/ABI.md); only a tensor
+    // with no rows can be that wide.
+    if (scale.shape[1] > INT32_MAX)
+      return Status::failure(
+          scalePath, "shape " + scale.shapeString() +
+                         ": more than 2^31 - 1 columns (scale_stride is i32)");
     result.scaleRows = scale.shape[0];
     result.scaleStride = scale.shape[1];
     result.mxScale = std::move(scale.bytes);

@@ -63,6 +63,9 @@ static llvm::json::Value kernelEntry(tile::KernelOp kernel) {
   };
   if (Attribute launch = kernel->getAttr(tile::kLaunchAttrName))
     entry["launch"] = toJson(launch);
+  // The parameter values of an instance of a parameterized kernel.
+  if (Attribute params = kernel->getAttr(tile::kParamsAttrName))
+    entry["params"] = toJson(params);
   return entry;
 }
 

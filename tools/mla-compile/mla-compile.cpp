@@ -1,7 +1,7 @@
 //===- mla-compile.cpp - Compile tile programs to loadable binaries -------===//
 //
 //   mla-compile FILE.mlir --target=host -o OUT.so
-//   [--emit=mlir|llvm|asm|obj|bin]
+//   [--emit=mlir|llvm|asm|obj|bin] [--instances=KERNEL:PARAM=V1,V2...]
 //
 // writes OUT (and, for --emit=bin, the manifest OUT.json of docs/ABI.md).
 // A failed compilation leaves no output file behind.
@@ -10,11 +10,13 @@
 
 #include "EmuTarget.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Dialect/Tile/Transforms/Passes.h"
 #include "mla/InitAll.h"
 #include "mla/Pipelines/Pipelines.h"
 #include "mla/Target/GpuCodegen.h"
 #include "mla/Target/LLVMCodegen.h"
 #include "mla/Target/Manifest.h"
+#include "mla/Target/OutputFile.h"
 #include "mla/Target/TargetInfo.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -24,12 +26,9 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace mla;
@@ -58,57 +57,48 @@ static llvm::cl::opt<Emit>
              clEnumValN(Emit::Obj, "obj", "relocatable object"),
              clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest")));
 
+static llvm::cl::list<std::string> instanceSets(
+    "instances",
+    llvm::cl::desc("The instances of one parameterized kernel, replacing "
+                   "its tile.instances (repeatable)"),
+    llvm::cl::value_desc("KERNEL:PARAM=V1,V2[:PARAM=...]"));
+
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "mla-compile: error: " << message << "\n";
   return 1;
 }
 
-/// Opens `path` for writing; the file is removed again unless kept.
-static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path) {
-  std::string error;
-  auto file = openOutputFile(path, &error);
-  if (!file)
-    fail(error);
-  return file;
-}
-
 static int writeBinary(const TargetInfo &target, llvm::TargetMachine &machine,
                        llvm::Module &llvmModule, llvm::json::Value &manifest) {
-  // Object to a temporary, link into a temporary next to the output, then
-  // rename both the binary and the manifest into place.
-  llvm::SmallString<128> objectPath, binaryTemp, manifestTemp;
-  int fd;
-  if (llvm::sys::fs::createTemporaryFile("mla-compile", "o", fd, objectPath))
-    return fail("cannot create a temporary object file");
-  llvm::FileRemover removeObject(objectPath);
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    std::string error;
-    if (failed(emitMachineCode(llvmModule, machine,
-                               llvm::CodeGenFileType::ObjectFile, os, error)))
-      return fail(error);
-  }
-  binaryTemp = outputFile + ".tmp";
-  manifestTemp = outputFile + ".json.tmp";
-  llvm::FileRemover removeBinary(binaryTemp), removeManifest(manifestTemp);
+  // Object to a scratch file, link and print the manifest into temporaries
+  // next to the outputs, then publish both (docs/ABI.md).
   std::string error;
-  if (failed(linkSharedObject(target, objectPath, binaryTemp, error)))
+  std::unique_ptr<TemporaryFile> object =
+      TemporaryFile::createScratch("mla-compile", "o", error);
+  if (!object ||
+      failed(emitMachineCode(llvmModule, machine,
+                             llvm::CodeGenFileType::ObjectFile, object->os(),
+                             error)) ||
+      failed(object->close(error)))
+    return fail(error);
+  std::unique_ptr<TemporaryFile> binary =
+      TemporaryFile::createFor(outputFile, error);
+  if (!binary || failed(binary->close(error)))
+    return fail(error);
+  if (failed(linkSharedObject(target, object->getPath(), binary->getPath(),
+                              error)))
     return fail("linking " + outputFile + ": " + error);
+  // A GPU code object reports what the backend gave each kernel.
   if (target.kind == TargetKind::AMDGPU &&
-      failed(inspectCodeObject(binaryTemp, manifest, error)))
+      failed(inspectCodeObject(binary->getPath(), manifest, error)))
     return fail(outputFile + ": " + error);
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(manifestTemp, ec);
-    if (ec)
-      return fail(manifestTemp + ": " + ec.message());
-    os << llvm::formatv("{0:2}", manifest) << "\n";
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(binaryTemp, outputFile))
-    return fail(outputFile + ": " + ec.message());
-  if (std::error_code ec =
-          llvm::sys::fs::rename(manifestTemp, outputFile + ".json"))
-    return fail(outputFile + ".json: " + ec.message());
+  std::unique_ptr<TemporaryFile> manifestFile =
+      TemporaryFile::createFor(outputFile + ".json", error);
+  if (!manifestFile)
+    return fail(error);
+  manifestFile->os() << llvm::formatv("{0:2}", manifest) << "\n";
+  if (failed(publishModule(*binary, *manifestFile, outputFile, error)))
+    return fail(error);
   return 0;
 }
 
@@ -131,6 +121,12 @@ int main(int argc, char **argv) {
                 "' has no lowering yet; use --target=host");
   if (emit == Emit::Bin && outputFile == "-")
     return fail("-o: a binary and its manifest need a file name, not '-'");
+  for (const std::string &set : instanceSets) {
+    SmallVector<tile::InstanceOverride> overrides;
+    std::string error;
+    if (failed(tile::parseInstanceOverrides(set, overrides, error)))
+      return fail("--instances: " + error);
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -148,16 +144,22 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  // A program is a set of kernels; anything else at the top level has no
-  // launcher and no lowering.
+  // A program is a set of kernels and their helpers; anything else at the
+  // top level has no launcher and no lowering.
   for (Operation &op : module->getBody()->getOperations()) {
-    if (isa<tile::KernelOp>(op))
+    if (isa<tile::KernelOp, tile::FuncOp>(op))
       continue;
-    op.emitError()
-        << "'" << op.getName()
-        << "' at the top level: a program holds tile.kernel ops only";
+    op.emitError() << "'" << op.getName()
+                   << "' at the top level: a program holds tile.kernel and "
+                      "tile.func ops only";
     return 1;
   }
+
+  // The manifest lists the instances, so specialize first.
+  PassManager specialize(&context);
+  addSpecializePass(specialize, instanceSets);
+  if (failed(specialize.run(*module)))
+    return 1;
 
   llvm::json::Value manifest =
       buildManifest(*module, *target, llvm::sys::path::filename(outputFile));
@@ -177,11 +179,14 @@ int main(int argc, char **argv) {
     return 1;
 
   if (emit == Emit::MLIR) {
-    auto out = openOutput(outputFile);
-    if (!out)
-      return 1;
-    module->print(out->os());
-    out->keep();
+    if (failed(writeOutputFile(
+            outputFile,
+            [&](llvm::raw_pwrite_stream &os, std::string &) {
+              module->print(os);
+              return success();
+            },
+            error)))
+      return fail(error);
     return 0;
   }
 
@@ -198,19 +203,19 @@ int main(int argc, char **argv) {
     return 1;
 
   if (emit == Emit::LLVM || emit == Emit::Asm || emit == Emit::Obj) {
-    auto out = openOutput(outputFile);
-    if (!out)
-      return 1;
-    if (emit == Emit::LLVM) {
-      llvmModule->print(out->os(), nullptr);
-    } else if (failed(emitMachineCode(*llvmModule, *machine,
-                                      emit == Emit::Asm
-                                          ? llvm::CodeGenFileType::AssemblyFile
-                                          : llvm::CodeGenFileType::ObjectFile,
-                                      out->os(), error))) {
+    auto write = [&](llvm::raw_pwrite_stream &os, std::string &message) {
+      if (emit == Emit::LLVM) {
+        llvmModule->print(os, nullptr);
+        return success();
+      }
+      return emitMachineCode(*llvmModule, *machine,
+                             emit == Emit::Asm
+                                 ? llvm::CodeGenFileType::AssemblyFile
+                                 : llvm::CodeGenFileType::ObjectFile,
+                             os, message);
+    };
+    if (failed(writeOutputFile(outputFile, write, error)))
       return fail(error);
-    }
-    out->keep();
     return 0;
   }
   if (target->emulated)

@@ -13,7 +13,13 @@
 
 namespace mla {
 
-/// Canonicalize, decompose high-level tile ops into primitives, clean up.
+/// Adds tile-specialize; `instanceSets` (each `KERNEL:PARAM=V1,V2[:...]`)
+/// replace the instance sets of the kernels they name.
+void addSpecializePass(mlir::OpPassManager &pm,
+                       llvm::ArrayRef<std::string> instanceSets = {});
+
+/// Specialize parameterized kernels, canonicalize, decompose high-level tile
+/// ops into primitives, clean up.
 void buildTileToPrimitivesPipeline(mlir::OpPassManager &pm);
 
 /// Everything from the tile dialect to the LLVM dialect for the host: one

@@ -2,9 +2,10 @@
 // RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx942 | FileCheck %s
 
 // Each lane moves its 4 consecutive f32 (16 bytes) with one buffer load
-// whose descriptor bounds the view; positions outside the view or the mask
-// take the padding value; a row past the view's end is moved out of the
-// descriptor's range. Stores of whole vectors are guarded as one.
+// whose descriptor bounds the view when all four are inside it, and element
+// by element otherwise (no access straddles the view's end); positions
+// outside the view or the mask take the padding value, and an invalid
+// element is moved out of the descriptor's range. Stores likewise.
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]>
 #slice = #tilegpu.slice<dim = 1, parent = #blocked>
 // CHECK: gpu.module @kernels
@@ -14,11 +15,15 @@
 // CHECK: gpu.thread_id x
 // CHECK: rocdl.readfirstlane
 // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %{{.*}} : <1> to <8>
-// CHECK: %[[V:.*]] = rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}} : vector<4xf32>
+// CHECK: %[[V:.*]] = scf.if %{{.*}} -> (vector<4xf32>) {
+// CHECK: %[[WHOLE:.*]] = rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}} : vector<4xf32>
+// CHECK: scf.yield %[[WHOLE]]
+// CHECK: } else {
+// CHECK-COUNT-4: rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}} : f32
+// CHECK: vector.from_elements
 // CHECK: vector.extract %[[V]][0]
 // CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
-// CHECK: rocdl.raw.ptr.buffer.load %[[RSRC]], %{{.*}} : vector<4xf32>
-// CHECK-NOT: rocdl.raw.ptr.buffer.load
+// CHECK: scf.if %{{.*}} -> (vector<4xf32>)
 // CHECK: scf.if
 // CHECK: rocdl.raw.ptr.buffer.store %{{.*}} : vector<4xf32>
 // CHECK: } else {

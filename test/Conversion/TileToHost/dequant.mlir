@@ -1,6 +1,6 @@
 // RUN: mla-opt %s --convert-tile-to-host -split-input-file | FileCheck %s
 
-// MXFP4: element c is the low (even c) or high nibble of byte c/2, scaled
+// MXFP4 tiles: element c is the low (even c) or high nibble of byte c/2, scaled
 // by the E8M0 scale of block c/32, decoded with integer arithmetic.
 // CHECK-LABEL: func.func @mxfp4
 // CHECK: tensor.generate

@@ -29,9 +29,11 @@ tile.kernel @load_all_false(%p: !tile.ptr<f32>, %pad: f32) {
 
 // -----
 
+// The constant is materialized first; the load was after it.
 // CHECK-LABEL: tile.kernel @load_all_false_no_pad
 // CHECK-NOT: tile.load
 // CHECK: %[[Z:.*]] = arith.constant dense<0> : tensor<8xi32>
+// CHECK-NOT: tile.load
 // CHECK: tile.store %[[Z]]
 tile.kernel @load_all_false_no_pad(%p: !tile.ptr<i32>) {
   %c0 = arith.constant 0 : index

@@ -1,9 +1,9 @@
 // RUN: mla-opt %s -canonicalize -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func @splat_constant
-// CHECK: %[[C:.*]] = arith.constant dense<2.500000e+00> : tensor<4x8xf32>
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<2.500000e+00> : tensor<4x8xf32>
 // CHECK-NOT: tile.splat
-// CHECK: return %[[C]]
+// CHECK-NEXT: return %[[C]]
 func.func @splat_constant() -> tensor<4x8xf32> {
   %f = arith.constant 2.5 : f32
   %s = tile.splat %f : tensor<4x8xf32>

@@ -78,3 +78,40 @@ func.func @mixed_types(%q: tensor<4x16xbf16>, %k: tensor<8x16xf16>, %v: tensor<8
       : tensor<4x16xbf16>, tensor<8x16xf16>, tensor<8x2xf16> -> tensor<4x2xf32>
   return %r#0, %r#1, %r#2 : tensor<4xf32>, tensor<4xf32>, tensor<4x2xf32>
 }
+
+// -----
+
+// Without v, V is the first Dv = 16 columns of k: one slice of the key
+// tile, rounded p times it.
+// CHECK-LABEL: func @values_from_keys
+// CHECK-SAME: (%[[Q:.*]]: tensor<16x64xbf16>, %[[KV:.*]]: tensor<32x64xbf16>,
+// CHECK: %[[KT:.*]] = tile.trans %[[KV]] : tensor<32x64xbf16> -> tensor<64x32xbf16>
+// CHECK: tile.dot %[[Q]], %[[KT]]
+// CHECK: %[[V:.*]] = tensor.extract_slice %[[KV]][0, 0] [32, 16] [1, 1] : tensor<32x64xbf16> to tensor<32x16xbf16>
+// CHECK: %[[PB:.*]] = arith.truncf %{{.*}} : tensor<16x32xf32> to tensor<16x32xbf16>
+// CHECK: %[[NEWACC:.*]] = tile.dot %[[PB]], %[[V]], %{{.*}} : tensor<16x32xbf16>, tensor<32x16xbf16> -> tensor<16x16xf32>
+// CHECK: return %{{.*}}, %{{.*}}, %[[NEWACC]]
+func.func @values_from_keys(%q: tensor<16x64xbf16>, %kv: tensor<32x64xbf16>,
+                            %m: tensor<16xf32>, %l: tensor<16xf32>, %acc: tensor<16x16xf32>,
+                            %s: f32)
+    -> (tensor<16xf32>, tensor<16xf32>, tensor<16x16xf32>) {
+  %r:3 = tile.qk_softmax_acc %q, %kv, %m, %l, %acc scale %s
+      : tensor<16x64xbf16>, tensor<32x64xbf16> -> tensor<16x16xf32>
+  return %r#0, %r#1, %r#2 : tensor<16xf32>, tensor<16xf32>, tensor<16x16xf32>
+}
+
+// -----
+
+// When acc has all of k's columns, V is k itself.
+// CHECK-LABEL: func @values_are_keys
+// CHECK-SAME: (%[[Q:.*]]: tensor<4x8xf32>, %[[K:.*]]: tensor<8x8xf32>,
+// CHECK-NOT: tensor.extract_slice
+// CHECK: tile.dot %{{.*}}, %[[K]], %{{.*}} : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: return
+func.func @values_are_keys(%q: tensor<4x8xf32>, %k: tensor<8x8xf32>,
+                           %m: tensor<4xf32>, %l: tensor<4xf32>, %acc: tensor<4x8xf32>, %s: f32)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4x8xf32>) {
+  %r:3 = tile.qk_softmax_acc %q, %k, %m, %l, %acc scale %s
+      : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
+  return %r#0, %r#1, %r#2 : tensor<4xf32>, tensor<4xf32>, tensor<4x8xf32>
+}

@@ -144,3 +144,52 @@ tile.kernel @split_max_only() {
       : (tensor<8x16x128xf32>, tensor<8x16xf32>) -> tensor<16x128xf32>
   tile.return
 }
+
+// -----
+
+tile.kernel @split_result_encoding() {
+  %p = arith.constant dense<1.0> : tensor<8x16x128xf32, "L">
+  %s = arith.constant dense<0.0> : tensor<8x16xf32, "L">
+  // expected-error @+1 {{result must be 'tensor<16x128xf32, "L">' (partial without the split dimension)}}
+  %o = tile.split_reduce %p lse %s : tensor<8x16x128xf32, "L"> -> tensor<16x128xf32>
+  tile.return
+}
+
+// -----
+
+// The running state is derived from the accumulator, encoding included.
+tile.kernel @state_encoding(%s: f32) {
+  %q = arith.constant dense<1.0> : tensor<16x64xbf16>
+  %k = arith.constant dense<1.0> : tensor<32x64xbf16>
+  // expected-note @+1 {{prior use here}}
+  %m = arith.constant dense<0.0> : tensor<16xf32>
+  %acc = arith.constant dense<0.0> : tensor<16x64xf32, "L">
+  // expected-error @+1 {{use of value '%m' expects different type than prior uses: 'tensor<16xf32, "L">' vs 'tensor<16xf32>'}}
+  %r:3 = tile.qk_softmax_acc %q, %k, %k, %m, %m, %acc scale %s
+      : tensor<16x64xbf16>, tensor<32x64xbf16>, tensor<32x64xbf16> -> tensor<16x64xf32, "L">
+  tile.return
+}
+
+// -----
+
+tile.kernel @values_too_wide(%s: f32) {
+  %q = arith.constant dense<1.0> : tensor<16x64xbf16>
+  %k = arith.constant dense<1.0> : tensor<32x64xbf16>
+  %m = arith.constant dense<0.0> : tensor<16xf32>
+  %acc = arith.constant dense<0.0> : tensor<16x128xf32>
+  // expected-error @+1 {{without v, the values are the first 128 columns of k (acc's columns), but k has 64}}
+  %r:3 = tile.qk_softmax_acc %q, %k, %m, %m, %acc scale %s
+      : tensor<16x64xbf16>, tensor<32x64xbf16> -> tensor<16x128xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @operand_count(%s: f32) {
+  %q = arith.constant dense<1.0> : tensor<16x64xbf16>
+  %acc = arith.constant dense<0.0> : tensor<16x64xf32>
+  // expected-error @+1 {{expected q, k, [v,] m, l, acc: 5 or 6 operands, got 4}}
+  %r:3 = tile.qk_softmax_acc %q, %q, %acc, %acc scale %s
+      : tensor<16x64xbf16>, tensor<16x64xbf16> -> tensor<16x64xf32>
+  tile.return
+}

@@ -93,3 +93,23 @@ tile.kernel @f64_tile(%x: f32) {
   %s = tile.splat %c : tensor<4xf64>
   tile.return
 }
+
+// -----
+
+// Result types follow the operand's encoding (here one that has no opinion
+// on broadcasts, so it is kept).
+tile.kernel @broadcast_encoding(%x: f32) {
+  %s = tile.splat %x : tensor<16xf32, "L">
+  // expected-error @+1 {{result must be 'tensor<16x4xf32, "L">': its encoding follows the input's}}
+  %b = tile.broadcast %s dims [1] : tensor<16xf32, "L"> -> tensor<16x4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @trans_encoding(%x: f32) {
+  %s = tile.splat %x : tensor<2x3xf32>
+  // expected-error @+1 {{result must be 'tensor<3x2xf32>'}}
+  %t = tile.trans %s : tensor<2x3xf32> -> tensor<3x2xf32, "L">
+  tile.return
+}

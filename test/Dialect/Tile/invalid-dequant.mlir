@@ -85,3 +85,12 @@ tile.kernel @fp8_input(%scale: f32) {
   %k = tile.dequant_fp8 %x, %scale : tensor<64x576xbf16> -> tensor<64x576xbf16>
   tile.return
 }
+
+// -----
+
+tile.kernel @fp8_encoding(%scale: f32) {
+  %x = arith.constant dense<1.0> : tensor<64x576xf8E4M3FN, "L">
+  // expected-error @+1 {{result 'tensor<64x576xbf16>' must have the encoding of the input 'tensor<64x576xf8E4M3FN, "L">'}}
+  %k = tile.dequant_fp8 %x, %scale : tensor<64x576xf8E4M3FN, "L"> -> tensor<64x576xbf16>
+  tile.return
+}

@@ -40,7 +40,7 @@ tile.kernel @results(%a: i32) -> i32 {
 // -----
 
 func.func @outside() {
-  // expected-error @+1 {{expects parent op 'tile.kernel'}}
+  // expected-error @+1 {{expects parent op to be one of 'tile.kernel, tile.func'}}
   tile.return
 }
 

@@ -146,3 +146,40 @@ tile.kernel @view_rank0(%p: !tile.ptr<f32>) {
       : (!tile.ptr<f32>) -> !tile.view<f32>
   tile.return
 }
+
+// -----
+
+// A mask of the tile's rank is read element for element with it: the two
+// share one layout.
+tile.kernel @load_mask_encoding(%p: !tile.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %m = arith.constant dense<true> : tensor<4xi1, "M">
+  %v = tile.view %p sizes [4] strides [1] : !tile.ptr<f32> -> !tile.view<4xf32>
+  // expected-error @+1 {{mask 'tensor<4xi1, "M">' must have the tile's encoding ('tensor<4xf32, "L">')}}
+  %t = tile.load %v[%c0] mask %m : tensor<4xi1, "M"> : !tile.view<4xf32> -> tensor<4xf32, "L">
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_mask_encoding(%p: !tile.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %x = arith.constant dense<1.0> : tensor<4x2xf32, "L">
+  %m = arith.constant dense<true> : tensor<4x2xi1>
+  %v = tile.view %p sizes [4, 2] strides [2, 1] : !tile.ptr<f32> -> !tile.view<4x2xf32>
+  // expected-error @+1 {{mask 'tensor<4x2xi1>' must have the tile's encoding ('tensor<4x2xf32, "L">')}}
+  tile.store %x, %v[%c0, %c0] mask %m : tensor<4x2xi1> : tensor<4x2xf32, "L">, !tile.view<4x2xf32>
+  tile.return
+}
+
+// -----
+
+// A row mask (lower rank) is not compared: its layout is the tile's reduced.
+// expected-no-diagnostics
+tile.kernel @row_mask_encoding(%p: !tile.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %m = arith.constant dense<true> : tensor<4xi1>
+  %v = tile.view %p sizes [4, 2] strides [2, 1] : !tile.ptr<f32> -> !tile.view<4x2xf32>
+  %t = tile.load %v[%c0, %c0] mask %m : tensor<4xi1> : !tile.view<4x2xf32> -> tensor<4x2xf32, "L">
+  tile.return
+}

@@ -42,3 +42,12 @@ tile.kernel @unknown_kind() {
   %r = tile.reduce prod %x dim 0 : tensor<16xf32> -> tensor<f32>
   tile.return
 }
+
+// -----
+
+tile.kernel @result_encoding() {
+  %x = arith.constant dense<1.0> : tensor<16x64xf32, "L">
+  // expected-error @+1 {{result must be 'tensor<16xf32, "L">' (the input without dim 1)}}
+  %r = tile.reduce sum %x dim 1 : tensor<16x64xf32, "L"> -> tensor<16xf32>
+  tile.return
+}

@@ -142,6 +142,11 @@ tile.kernel @attention(%scale: f32) {
   %2:3 = tile.qk_softmax_acc %q, %k, %v, %m, %l, %acc scale %scale mask %causal : tensor<16x64xi1>
       : tensor<16x576xbf16>, tensor<64x576xbf16>, tensor<64x512xbf16> -> tensor<16x512xf32>
 
+  // Without v, the values are the first 512 columns of k.
+  // CHECK: tile.qk_softmax_acc %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}} scale %scale mask %{{.*}} : tensor<64xi1> : tensor<16x576xbf16>, tensor<64x576xbf16> -> tensor<16x512xf32>
+  %5:3 = tile.qk_softmax_acc %q, %k, %m, %l, %acc scale %scale mask %keys : tensor<64xi1>
+      : tensor<16x576xbf16>, tensor<64x576xbf16> -> tensor<16x512xf32>
+
   %parts = arith.constant dense<1.0> : tensor<8x16x128xf32>
   %lse = arith.constant dense<0.0> : tensor<8x16xf32>
   // CHECK: tile.split_reduce %{{.*}} lse %{{.*}} : tensor<8x16x128xf32> -> tensor<16x128xf32>

@@ -32,8 +32,9 @@
 // CHECK-NEXT: 1,
 // CHECK-NEXT: 1,
 // CHECK-NEXT: 1
-// CHECK: "symbol": "second"
+// Keys are sorted: the second kernel's launch would come before its symbol.
 // CHECK-NOT: "launch"
+// CHECK: "symbol": "second"
 // CHECK: "target": "host"
 
 tile.kernel @first(%packed: !tile.ptr<i8>, %scales: !tile.ptr<f8E8M0FNU>,

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -16,6 +17,34 @@ using namespace mla::tile;
 #define GET_TYPEDEF_CLASSES
 #include "mla/Dialect/Tile/IR/TileTypes.cpp.inc"
 
+namespace {
+/// Helpers are inlined into kernels by tile-specialize; the upstream
+/// inliner may inline them too.
+struct TileInlinerInterface : DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *call, Operation *callable,
+                       bool wouldBeCloned) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *dest, Region *src, bool wouldBeCloned,
+                       IRMapping &valueMapping) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *op, Region *dest, bool wouldBeCloned,
+                       IRMapping &valueMapping) const final {
+    return true;
+  }
+
+  /// A helper is one block: its tile.return gives the call's results.
+  void handleTerminator(Operation *op, ValueRange valuesToReplace) const final {
+    auto ret = cast<ReturnOp>(op);
+    for (auto [from, to] : llvm::zip_equal(valuesToReplace, ret.getOperands()))
+      from.replaceAllUsesWith(to);
+  }
+};
+} // namespace
+
 void TileDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
@@ -25,6 +54,8 @@ void TileDialect::initialize() {
 #define GET_TYPEDEF_LIST
 #include "mla/Dialect/Tile/IR/TileTypes.cpp.inc"
       >();
+  registerAttributes();
+  addInterfaces<TileInlinerInterface>();
 }
 
 Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
@@ -40,11 +71,17 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
 static LogicalResult
 verifyMemoryElementType(function_ref<InFlightDiagnostic()> emitError,
                         Type type) {
+  if (auto choice = dyn_cast<SwitchType>(type)) {
+    for (Type option : choice.getTypes())
+      if (failed(verifyMemoryElementType(emitError, option)))
+        return failure();
+    return success();
+  }
   if (isa<Float4E2M1FNType>(type))
     return emitError() << "f4E2M1FN is not byte-addressable; address packed "
                           "fp4 as i8 (two values per byte)";
-  if (type.isIntOrIndexOrFloat() && !isa<Float64Type, Float80Type,
-                                         Float128Type>(type))
+  if (type.isIntOrIndexOrFloat() &&
+      !isa<Float64Type, Float80Type, Float128Type>(type))
     return success();
   return emitError() << "global memory holds scalars of a tile element type, "
                         "not "
@@ -90,23 +127,80 @@ void ViewType::print(AsmPrinter &printer) const {
 }
 
 //===----------------------------------------------------------------------===//
-// Helpers shared with the ODS type constraints
+// SwitchType
 //===----------------------------------------------------------------------===//
 
-Type mla::tile::getRowStateType(Type accType) {
-  auto acc = dyn_cast<RankedTensorType>(accType);
-  if (!acc || acc.getRank() < 1)
-    return accType;
-  return RankedTensorType::get({acc.getDimSize(0)},
-                               Float32Type::get(accType.getContext()));
+Type SwitchType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  Builder &builder = parser.getBuilder();
+  std::string param;
+  SmallVector<Attribute> keys;
+  SmallVector<Type> types;
+  auto parseCase = [&]() -> ParseResult {
+    int64_t value;
+    OptionalParseResult isInteger = parser.parseOptionalInteger(value);
+    if (isInteger.has_value()) {
+      if (failed(*isInteger))
+        return failure();
+      keys.push_back(builder.getI64IntegerAttr(value));
+    } else {
+      std::string key;
+      if (parser.parseKeywordOrString(&key))
+        return failure();
+      keys.push_back(builder.getStringAttr(key));
+    }
+    types.emplace_back();
+    return failure(parser.parseEqual() || parser.parseType(types.back()));
+  };
+  if (parser.parseLess() || parser.parseKeywordOrString(&param) ||
+      parser.parseComma() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Braces, parseCase) ||
+      parser.parseGreater())
+    return {};
+  return SwitchType::getChecked([&] { return parser.emitError(loc); },
+                                parser.getContext(),
+                                builder.getStringAttr(param), keys, types);
 }
 
-Type mla::tile::getSplitStateType(Type partialType) {
-  auto partial = dyn_cast<RankedTensorType>(partialType);
-  if (!partial || partial.getRank() < 1)
-    return partialType;
-  return RankedTensorType::get(partial.getShape().drop_back(),
-                               Float32Type::get(partialType.getContext()));
+void SwitchType::print(AsmPrinter &printer) const {
+  printer << '<';
+  printer.printKeywordOrString(getParam().getValue());
+  printer << ", {";
+  llvm::interleaveComma(llvm::zip_equal(getKeys(), getTypes()), printer,
+                        [&](auto entry) {
+                          auto [key, type] = entry;
+                          if (auto str = dyn_cast<StringAttr>(key))
+                            printer.printKeywordOrString(str.getValue());
+                          else
+                            printer << cast<IntegerAttr>(key).getInt();
+                          printer << " = " << type;
+                        });
+  printer << "}>";
+}
+
+LogicalResult SwitchType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringAttr param, ArrayRef<Attribute> keys,
+                                 ArrayRef<Type> types) {
+  if (keys.empty() || keys.size() != types.size())
+    return emitError() << "!tile.switch needs at least one case";
+  bool strings = isa<StringAttr>(keys.front());
+  for (auto [i, key] : llvm::enumerate(keys)) {
+    if (isa<StringAttr>(key) != strings)
+      return emitError() << "!tile.switch cases are all strings or all "
+                            "integers";
+    if (llvm::is_contained(keys.take_front(i), key))
+      return emitError() << "!tile.switch case " << key << " appears twice";
+    if (isa<SwitchType>(types[i]))
+      return emitError() << "!tile.switch cases are not switches themselves";
+  }
+  return success();
+}
+
+Type SwitchType::resolve(Attribute value) const {
+  for (auto [key, type] : llvm::zip_equal(getKeys(), getTypes()))
+    if (key == value)
+      return type;
+  return {};
 }
 
 //===----------------------------------------------------------------------===//
@@ -132,6 +226,9 @@ static LogicalResult verifyLaunchAttr(Operation *op, Attribute attr) {
     return op->emitError() << "'" << kLaunchAttrName
                            << "' grid must list exactly 3 dimensions (x, y, z)";
   for (Attribute dim : grid) {
+    // Checked again once the instance has its value.
+    if (isa<ParamAttr>(dim))
+      continue;
     if (auto size = dyn_cast<IntegerAttr>(dim)) {
       if (size.getInt() < 1)
         return op->emitError()
@@ -148,10 +245,73 @@ static LogicalResult verifyLaunchAttr(Operation *op, Attribute attr) {
   return success();
 }
 
+/// `tile.instances = {P = [v1, v2], ...}` on a parameterized kernel: values
+/// of the right kind for declared parameters, every parameter without a
+/// default listed.
+static LogicalResult verifyInstancesAttr(Operation *op, Attribute attr) {
+  auto kernel = dyn_cast<KernelOp>(op);
+  if (!kernel || !kernel.getParams())
+    return op->emitError() << "'" << kInstancesAttrName
+                           << "' belongs on a tile.kernel with parameters";
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  if (!dict)
+    return op->emitError() << "'" << kInstancesAttrName
+                           << "' must be a dictionary of value lists, e.g. "
+                              "{H = [16, 32]}";
+  for (NamedAttribute entry : dict) {
+    ParamDeclAttr decl = kernel.lookupParam(entry.getName());
+    if (!decl)
+      return op->emitError()
+             << "'" << kInstancesAttrName << "' lists parameter '"
+             << entry.getName().getValue() << "', which kernel @"
+             << kernel.getSymName() << " does not declare";
+    auto values = dyn_cast<ArrayAttr>(entry.getValue());
+    if (!values || values.empty())
+      return op->emitError()
+             << "'" << kInstancesAttrName << "' must give parameter '"
+             << entry.getName().getValue() << "' a non-empty list of values";
+    for (Attribute value : values)
+      if (!isParamValue(decl.getKind(), value))
+        return op->emitError()
+               << "'" << kInstancesAttrName << "' value " << value
+               << " of parameter '" << entry.getName().getValue() << "' is not "
+               << (decl.getKind() == ParamKind::i64
+                       ? "an integer"
+                       : "a string of letters, digits and '_'");
+  }
+  for (Attribute attr : kernel.getParamsAttr()) {
+    auto decl = cast<ParamDeclAttr>(attr);
+    if (!decl.getDefaultValue() && !dict.get(decl.getName()))
+      return op->emitError()
+             << "kernel @" << kernel.getSymName() << ": '" << kInstancesAttrName
+             << "' gives no values for parameter '" << decl.getName().getValue()
+             << "', which has no default";
+  }
+  return success();
+}
+
+/// `tile.params`, the values an instance was specialized with.
+static LogicalResult verifyParamsAttr(Operation *op, Attribute attr) {
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  if (!isa<KernelOp>(op) || !dict ||
+      !llvm::all_of(dict, [](NamedAttribute entry) {
+        return isParamValue(ParamKind::i64, entry.getValue()) ||
+               isParamValue(ParamKind::str, entry.getValue());
+      }))
+    return op->emitError() << "'" << kParamsAttrName
+                           << "' is a tile.kernel's dictionary of parameter "
+                              "values";
+  return success();
+}
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() == kLaunchAttrName)
     return verifyLaunchAttr(op, attr.getValue());
+  if (attr.getName() == kInstancesAttrName)
+    return verifyInstancesAttr(op, attr.getValue());
+  if (attr.getName() == kParamsAttrName)
+    return verifyParamsAttr(op, attr.getValue());
   return op->emitError() << "unknown tile dialect attribute '"
                          << attr.getName().getValue() << "'";
 }

@@ -1,16 +1,17 @@
 //===- TileOps.cpp - Tile dialect operations ------------------------------===//
 //
-// Parsing, printing and verification. Folds and canonicalization patterns
-// live in TileFolds.cpp.
+// Parsing, printing and verification of the tile ops. Kernels, parameters
+// and helpers are in TileProgramOps.cpp; folds and canonicalization
+// patterns in TileFolds.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mla/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
-#include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 
@@ -21,112 +22,10 @@ static RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
-//===----------------------------------------------------------------------===//
-// KernelOp
-//===----------------------------------------------------------------------===//
-
-/// SSA names that a launcher can use as argument names (`%q`, `%kv_scale`);
-/// numbered values (`%0`) get a positional name instead.
-static bool isIdentifier(StringRef name) {
-  return !name.empty() && (llvm::isAlpha(name.front()) || name.front() == '_');
-}
-
-ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
-  MLIRContext *ctx = parser.getContext();
-  StringAttr nameAttr;
-  if (parser.parseSymbolName(nameAttr, getSymNameAttrName(result.name),
-                             result.attributes))
-    return failure();
-
-  SMLoc signatureLoc = parser.getCurrentLocation();
-  SmallVector<OpAsmParser::Argument> args;
-  SmallVector<Type> resultTypes;
-  SmallVector<DictionaryAttr> resultAttrs;
-  bool isVariadic = false;
-  if (function_interface_impl::parseFunctionSignatureWithArguments(
-          parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
-          resultAttrs))
-    return failure();
-  if (!resultTypes.empty())
-    return parser.emitError(signatureLoc)
-           << "a tile kernel returns nothing; write results through "
-              "!tile.ptr arguments";
-
-  SmallVector<Type> argTypes;
-  SmallVector<Attribute> argNames;
-  for (auto [i, arg] : llvm::enumerate(args)) {
-    argTypes.push_back(arg.type);
-    StringRef name = arg.ssaName.name.drop_front(); // drop the '%'
-    argNames.push_back(StringAttr::get(
-        ctx, isIdentifier(name) ? name : ("arg" + Twine(i)).str()));
-  }
-  result.addAttribute(getFunctionTypeAttrName(result.name),
-                      TypeAttr::get(FunctionType::get(ctx, argTypes, {})));
-  result.addAttribute(getArgNamesAttrName(result.name),
-                      ArrayAttr::get(ctx, argNames));
-  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
-    return failure();
-  Builder builder(ctx);
-  call_interface_impl::addArgAndResultAttrs(builder, result, args, resultAttrs,
-                                            getArgAttrsAttrName(result.name),
-                                            getResAttrsAttrName(result.name));
-  return parser.parseRegion(*result.addRegion(), args);
-}
-
-void KernelOp::print(OpAsmPrinter &p) {
-  p << ' ';
-  p.printSymbolName(getSymName());
-  function_interface_impl::printFunctionSignature(
-      p, *this, getArgumentTypes(), /*isVariadic=*/false, /*resultTypes=*/{});
-  function_interface_impl::printFunctionAttributes(
-      p, *this,
-      {getSymNameAttrName(), getFunctionTypeAttrName(), getArgNamesAttrName(),
-       getArgAttrsAttrName(), getResAttrsAttrName()});
-  p << ' ';
-  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
-                /*printBlockTerminators=*/true);
-}
-
-void KernelOp::getAsmBlockArgumentNames(Region &region,
-                                        OpAsmSetValueNameFn setNameFn) {
-  if (&region != &getBody() || region.empty())
-    return;
-  for (BlockArgument arg : region.getArguments())
-    setNameFn(arg, getArgName(arg.getArgNumber()));
-}
-
-StringRef KernelOp::getArgName(unsigned i) {
-  if (ArrayAttr names = getArgNamesAttr())
-    if (i < names.size())
-      return cast<StringAttr>(names[i]).getValue();
-  return "";
-}
-
-LogicalResult KernelOp::verify() {
-  FunctionType type = getFunctionType();
-  if (!type.getResults().empty())
-    return emitOpError("returns nothing; write results through !tile.ptr "
-                       "arguments");
-  for (auto [i, argType] : llvm::enumerate(type.getInputs())) {
-    if (isa<PtrType>(argType) || argType.isInteger(32) ||
-        argType.isInteger(64) || argType.isF32())
-      continue;
-    return emitOpError() << "argument #" << i << " has type " << argType
-                         << "; kernel arguments are !tile.ptr<T>, i32, i64 "
-                            "or f32";
-  }
-  if (ArrayAttr names = getArgNamesAttr()) {
-    if (names.size() != type.getNumInputs())
-      return emitOpError() << "has " << names.size() << " argument names for "
-                           << type.getNumInputs() << " arguments";
-    llvm::SmallSet<StringRef, 16> seen;
-    for (Attribute name : names)
-      if (!seen.insert(cast<StringAttr>(name).getValue()).second)
-        return emitOpError()
-               << "argument name '" << cast<StringAttr>(name).getValue()
-               << "' is used twice; launchers bind by name";
-  }
-  return success();
+/// Whether every size in `sizes` is known before specialization; checks
+/// that involve a symbolic size wait for the instance.
+static bool areStatic(std::initializer_list<int64_t> sizes) {
+  return llvm::none_of(sizes, ShapedType::isDynamic);
 }
 
 //===----------------------------------------------------------------------===//
@@ -160,13 +59,29 @@ LogicalResult BroadcastOp::verify() {
   for (int64_t outDim = 0; outDim < out.getRank(); ++outDim) {
     if (llvm::is_contained(dims, outDim))
       continue;
-    if (in.getDimSize(inDim) != out.getDimSize(outDim))
+    if (!mayBeEqual(in.getDimSize(inDim), out.getDimSize(outDim)))
       return emitOpError() << "input dim " << inDim << " (size "
                            << in.getDimSize(inDim) << ") maps to result dim "
                            << outDim << " (size " << out.getDimSize(outDim)
                            << "); sizes must agree";
     ++inDim;
   }
+  // A symbolic input names the kept dimensions of the result; new
+  // symbolic dimensions have no name to derive, and wait for the instance.
+  if (auto symbolic = dyn_cast_if_present<DimsAttr>(in.getEncoding())) {
+    FailureOr<Attribute> encoding =
+        symbolic.getBroadcastEncoding(dims, out.getShape());
+    if (succeeded(encoding) && *encoding != out.getEncoding())
+      return emitOpError() << "result must be "
+                           << RankedTensorType::get(out.getShape(),
+                                                    out.getElementType(),
+                                                    *encoding);
+    return success();
+  }
+  RankedTensorType expected = getBroadcastType(in, out.getShape(), dims);
+  if (getLayout(out) != getLayout(expected))
+    return emitOpError() << "result must be " << expected
+                         << ": its encoding follows the input's";
   return success();
 }
 
@@ -174,13 +89,9 @@ LogicalResult TransOp::verify() {
   RankedTensorType in = getInput().getType(), out = getType();
   if (in.getRank() != 2)
     return emitOpError() << "transposes 2-D tiles, got " << in;
-  if (in.getElementType() != out.getElementType() || out.getRank() != 2 ||
-      out.getDimSize(0) != in.getDimSize(1) ||
-      out.getDimSize(1) != in.getDimSize(0))
-    return emitOpError() << "result must be "
-                         << RankedTensorType::get(
-                                {in.getDimSize(1), in.getDimSize(0)},
-                                in.getElementType());
+  RankedTensorType expected = getTransposedType(in);
+  if (out != expected)
+    return emitOpError() << "result must be " << expected;
   return success();
 }
 
@@ -257,12 +168,19 @@ static LogicalResult verifyAccess(Operation *op, ViewType view,
            << " differs from the view's " << view.getElementType();
   if (!mask)
     return success();
-  ArrayRef<int64_t> maskShape = tensorType(mask).getShape();
+  RankedTensorType maskType = tensorType(mask);
+  ArrayRef<int64_t> maskShape = maskType.getShape();
   if (maskShape.size() > tile.getShape().size() ||
-      maskShape != tile.getShape().take_front(maskShape.size()))
+      !mayBeEqual(maskShape, tile.getShape().take_front(maskShape.size())))
     return op->emitOpError()
            << "mask " << mask.getType()
            << " must match the tile's shape or its leading dimensions (" << tile
+           << ")";
+  // A full-rank mask is read element for element with the tile.
+  if (maskType.getRank() == tile.getRank() &&
+      getLayout(maskType) != getLayout(tile))
+    return op->emitOpError()
+           << "mask " << maskType << " must have the tile's encoding (" << tile
            << ")";
   return success();
 }
@@ -291,23 +209,24 @@ LogicalResult DequantMxOp::verify() {
                             "same rank (>= 1), got "
                          << packed.getRank() << ", " << scales.getRank()
                          << " and " << out.getRank();
-  if (packed.getShape().drop_back() != out.getShape().drop_back() ||
-      scales.getShape().drop_back() != out.getShape().drop_back())
+  if (!mayBeEqual(packed.getShape().drop_back(), out.getShape().drop_back()) ||
+      !mayBeEqual(scales.getShape().drop_back(), out.getShape().drop_back()))
     return emitOpError() << "leading dimensions of packed (" << packed
                          << "), scales (" << scales << ") and result (" << out
                          << ") must agree";
-  int64_t n = out.getShape().back();
+  int64_t n = out.getShape().back(), p = packed.getShape().back(),
+          s = scales.getShape().back();
+  // Whether packed holds fp4 or fp8 may depend on a parameter.
+  bool known = !isa<SwitchType>(packed.getElementType()) && areStatic({n, p});
   bool isFp4 = packed.getElementType().isInteger(8);
-  if (!isFp4 && packed.getShape().back() != n)
-    return emitOpError() << "fp8 tile's last dimension ("
-                         << packed.getShape().back()
+  if (known && !isFp4 && p != n)
+    return emitOpError() << "fp8 tile's last dimension (" << p
                          << ") must equal the result's (" << n << ")";
-  if (isFp4 && packed.getShape().back() * 2 != n)
-    return emitOpError() << "packed fp4 tile's last dimension ("
-                         << packed.getShape().back()
+  if (known && isFp4 && p * 2 != n)
+    return emitOpError() << "packed fp4 tile's last dimension (" << p
                          << ") times 2 must equal the result's last dimension ("
                          << n << "): each byte holds two values";
-  if (scales.getShape().back() * 32 != n)
+  if (areStatic({n, s}) && s * 32 != n)
     return emitOpError()
            << "scale tile's last dimension (" << scales.getShape().back()
            << ") times 32 must equal the result's last dimension (" << n
@@ -315,11 +234,32 @@ LogicalResult DequantMxOp::verify() {
   return success();
 }
 
+/// `T` or `T, S`: the input's type, then the scale's unless it is f32.
+static ParseResult parseInputAndScaleTypes(OpAsmParser &parser, Type &inputType,
+                                           Type &scaleType) {
+  if (parser.parseType(inputType))
+    return failure();
+  if (succeeded(parser.parseOptionalComma()))
+    return parser.parseType(scaleType);
+  scaleType = parser.getBuilder().getF32Type();
+  return success();
+}
+
+static void printInputAndScaleTypes(OpAsmPrinter &printer, Operation *,
+                                    Type inputType, Type scaleType) {
+  printer << inputType;
+  if (!scaleType.isF32())
+    printer << ", " << scaleType;
+}
+
 LogicalResult DequantFp8Op::verify() {
-  if (getInput().getType().getShape() != getType().getShape())
-    return emitOpError() << "result " << getType()
-                         << " must have the shape of the input "
-                         << getInput().getType();
+  RankedTensorType in = getInput().getType(), out = getType();
+  if (!mayBeEqual(in.getShape(), out.getShape()))
+    return emitOpError() << "result " << out
+                         << " must have the shape of the input " << in;
+  if (getLayout(in) != getLayout(out))
+    return emitOpError() << "result " << out
+                         << " must have the encoding of the input " << in;
   return success();
 }
 
@@ -330,11 +270,11 @@ LogicalResult DequantFp8Op::verify() {
 /// Checks `acc: [M, N]` for a product of `[M, K] x [K, N]`.
 static LogicalResult verifyAccumulator(Operation *op, int64_t m, int64_t n,
                                        RankedTensorType acc) {
-  if (acc.getRank() != 2 || acc.getDimSize(0) != m || acc.getDimSize(1) != n)
+  if (acc.getRank() != 2 || !mayBeEqual(acc.getDimSize(0), m) ||
+      !mayBeEqual(acc.getDimSize(1), n))
     return op->emitOpError()
            << "accumulator must be "
-           << RankedTensorType::get({m, n}, acc.getElementType()) << ", got "
-           << acc;
+           << getTileLike(acc, {m, n}, acc.getElementType()) << ", got " << acc;
   return success();
 }
 
@@ -342,12 +282,14 @@ LogicalResult DotOp::verify() {
   RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType();
   if (lhs.getRank() != 2 || rhs.getRank() != 2)
     return emitOpError("operands must be 2-D tiles");
-  if (lhs.getElementType() != rhs.getElementType())
+  if (lhs.getElementType() != rhs.getElementType() &&
+      !isa<SwitchType>(lhs.getElementType()) &&
+      !isa<SwitchType>(rhs.getElementType()))
     return emitOpError() << "operand element types differ ("
                          << lhs.getElementType() << " vs "
                          << rhs.getElementType()
                          << "); convert one, or use tile.dot_scaled";
-  if (lhs.getDimSize(1) != rhs.getDimSize(0))
+  if (!mayBeEqual(lhs.getDimSize(1), rhs.getDimSize(0)))
     return emitOpError() << "contraction sizes differ: lhs is " << lhs
                          << ", rhs is " << rhs
                          << "; lhs dim 1 must equal rhs dim 0";
@@ -371,6 +313,10 @@ classifyScaledOperand(Operation *op, StringRef which, RankedTensorType type,
   if (type.getRank() != 2)
     return op->emitOpError() << which << " must be a 2-D tile";
   Type elem = type.getElementType();
+  // The encoding, and with it K, may depend on a parameter.
+  if (isa<SwitchType>(elem))
+    return ScaledOperand{false, ShapedType::kDynamic,
+                         type.getDimSize(1 - kDim)};
   bool packed = elem.isInteger(8);
   bool fp8 = isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
                  Float8E5M2FNUZType>(elem);
@@ -384,7 +330,9 @@ classifyScaledOperand(Operation *op, StringRef which, RankedTensorType type,
   if (!packed && !fp8 && scale)
     return op->emitOpError() << which << " is " << elem
                              << "; only fp8 and fp4 operands take a scale";
-  int64_t k = type.getDimSize(kDim) * (packed ? 2 : 1);
+  int64_t k = type.getDimSize(kDim);
+  if (packed && !ShapedType::isDynamic(k))
+    k *= 2;
   return ScaledOperand{packed, k, type.getDimSize(1 - kDim)};
 }
 
@@ -393,11 +341,14 @@ static LogicalResult verifyScale(Operation *op, StringRef which, Value scale,
   if (!scale)
     return success();
   RankedTensorType type = tensorType(scale);
+  if (!areStatic({k}))
+    return success();
   if (k % 32 != 0)
     return op->emitOpError() << "contraction length " << k
                              << " must be a multiple of the MX block of 32";
-  auto expected = RankedTensorType::get({rows, k / 32}, type.getElementType());
-  if (type != expected)
+  RankedTensorType expected =
+      getTileLike(type, {rows, k / 32}, type.getElementType());
+  if (!mayBeEqual(type.getShape(), expected.getShape()))
     return op->emitOpError() << which << " scale must be " << expected
                              << " (one per 32 of K), got " << type;
   return success();
@@ -412,7 +363,7 @@ LogicalResult DotScaledOp::verify() {
       *this, "rhs", getRhs().getType(), /*kDim=*/0, getRhsScale());
   if (failed(rhs))
     return failure();
-  if (lhs->k != rhs->k)
+  if (!mayBeEqual(lhs->k, rhs->k))
     return emitOpError() << "contraction lengths differ: lhs has " << lhs->k
                          << " and rhs " << rhs->k
                          << " logical elements (packed fp4 counts twice)";
@@ -432,12 +383,9 @@ LogicalResult ReduceOp::verify() {
   if (dim < 0 || dim >= in.getRank())
     return emitOpError() << "dim " << dim << " is outside the input's "
                          << in.getRank() << " dimensions";
-  SmallVector<int64_t> expected(in.getShape());
-  expected.erase(expected.begin() + dim);
-  if (out.getShape() != ArrayRef<int64_t>(expected) ||
-      out.getElementType() != in.getElementType())
-    return emitOpError() << "result must be "
-                         << RankedTensorType::get(expected, in.getElementType())
+  RankedTensorType expected = getReducedType(in, dim);
+  if (out != expected)
+    return emitOpError() << "result must be " << expected
                          << " (the input without dim " << dim << ")";
   if (getKind() == ReduceKind::sum && in.getElementType().isInteger(1))
     return emitOpError("sum of i1 tiles is not defined; extend to i32 first");
@@ -448,29 +396,72 @@ LogicalResult ReduceOp::verify() {
 // QKSoftmaxAccOp
 //===----------------------------------------------------------------------===//
 
+/// `%q, %k[, %v], %m, %l, %acc`: five operands without `v`, six with it.
+static ParseResult
+parseAttentionOperands(OpAsmParser &parser, OpAsmParser::UnresolvedOperand &q,
+                       OpAsmParser::UnresolvedOperand &k,
+                       std::optional<OpAsmParser::UnresolvedOperand> &v,
+                       OpAsmParser::UnresolvedOperand &m,
+                       OpAsmParser::UnresolvedOperand &l,
+                       OpAsmParser::UnresolvedOperand &acc) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<OpAsmParser::UnresolvedOperand, 6> operands;
+  if (parser.parseOperandList(operands))
+    return failure();
+  if (operands.size() != 5 && operands.size() != 6)
+    return parser.emitError(loc)
+           << "expected q, k, [v,] m, l, acc: 5 or 6 operands, got "
+           << operands.size();
+  bool hasV = operands.size() == 6;
+  q = operands[0];
+  k = operands[1];
+  if (hasV)
+    v = operands[2];
+  m = operands[2 + hasV];
+  l = operands[3 + hasV];
+  acc = operands[4 + hasV];
+  return success();
+}
+
+static void printAttentionOperands(OpAsmPrinter &printer, QKSoftmaxAccOp,
+                                   Value q, Value k, Value v, Value m, Value l,
+                                   Value acc) {
+  printer << q << ", " << k << ", ";
+  if (v)
+    printer << v << ", ";
+  printer << m << ", " << l << ", " << acc;
+}
+
 LogicalResult QKSoftmaxAccOp::verify() {
   RankedTensorType q = getQ().getType(), k = getK().getType(),
-                   v = getV().getType(), acc = getAcc().getType();
-  if (q.getRank() != 2 || k.getRank() != 2 || v.getRank() != 2 ||
+                   acc = getAcc().getType();
+  Value vValue = getV();
+  RankedTensorType v = vValue ? tensorType(vValue) : RankedTensorType();
+  if (q.getRank() != 2 || k.getRank() != 2 || (v && v.getRank() != 2) ||
       acc.getRank() != 2)
     return emitOpError("q, k, v and acc must be 2-D tiles");
   int64_t m = q.getDimSize(0), d = q.getDimSize(1), n = k.getDimSize(0);
-  if (k.getDimSize(1) != d)
+  if (!mayBeEqual(k.getDimSize(1), d))
     return emitOpError() << "q rows have " << d << " features but k rows have "
                          << k.getDimSize(1);
-  if (v.getDimSize(0) != n)
+  if (v && !mayBeEqual(v.getDimSize(0), n))
     return emitOpError() << "k has " << n << " keys but v has "
                          << v.getDimSize(0) << " rows";
-  if (acc.getDimSize(0) != m || acc.getDimSize(1) != v.getDimSize(1))
+  if (!v && areStatic({acc.getDimSize(1), d}) && acc.getDimSize(1) > d)
+    return emitOpError() << "without v, the values are the first "
+                         << acc.getDimSize(1)
+                         << " columns of k (acc's columns), but k has " << d;
+  int64_t dv = v ? v.getDimSize(1) : acc.getDimSize(1);
+  if (!mayBeEqual(acc.getDimSize(0), m) || !mayBeEqual(acc.getDimSize(1), dv))
     return emitOpError() << "acc must be "
-                         << RankedTensorType::get({m, v.getDimSize(1)},
-                                                  acc.getElementType())
+                         << getTileLike(acc, {m, dv}, acc.getElementType())
                          << " (q rows x v columns), got " << acc;
   if (Value mask = getMask()) {
     RankedTensorType type = tensorType(mask);
-    auto perKey = RankedTensorType::get({n}, type.getElementType());
-    auto perScore = RankedTensorType::get({m, n}, type.getElementType());
-    if (type != perKey && type != perScore)
+    auto perKey = getTileLike(type, {n}, type.getElementType());
+    auto perScore = getTileLike(type, {m, n}, type.getElementType());
+    if (!mayBeEqual(type.getShape(), perKey.getShape()) &&
+        !mayBeEqual(type.getShape(), perScore.getShape()))
       return emitOpError() << "mask must be " << perKey << " (per key) or "
                            << perScore << " (per query and key), got " << type;
   }
@@ -493,11 +484,9 @@ LogicalResult SplitReduceOp::verify() {
     return emitOpError("takes either `lse` or both `max` and `sum`");
   if (stateForm && !(getMax() && getSum()))
     return emitOpError("the max/sum form needs both `max` and `sum`");
-  if (out.getShape() != partial.getShape().drop_front())
-    return emitOpError() << "result must be "
-                         << RankedTensorType::get(
-                                partial.getShape().drop_front(),
-                                partial.getElementType())
+  RankedTensorType expected = getReducedType(partial, 0);
+  if (out != expected)
+    return emitOpError() << "result must be " << expected
                          << " (partial without the split dimension)";
   return success();
 }

@@ -11,9 +11,9 @@ using namespace mla::tile;
 /// Dequantizes a K-last operand `[rows, K or K/2]` to f32 `[rows, K]`.
 static Value dequantKLast(TileBuilder &b, Value operand, Value scale,
                           int64_t k) {
-  auto type = cast<RankedTensorType>(operand.getType());
-  int64_t rows = type.getDimSize(0);
-  auto f32Type = TileBuilder::f32Tile(b.getContext(), {rows, k});
+  RankedTensorType type = TileBuilder::typeOf(operand);
+  RankedTensorType f32Type =
+      getTileLike(type, {type.getDimSize(0), k}, b.getF32Type());
   if (scale)
     return b.create<DequantMxOp>(f32Type, operand, scale);
   if (isa<FloatType>(type.getElementType()) &&
@@ -22,14 +22,6 @@ static Value dequantKLast(TileBuilder &b, Value operand, Value scale,
         f32Type, operand,
         b.create<arith::ConstantOp>(b.getF32FloatAttr(1.0)).getResult());
   return b.toF32(operand);
-}
-
-static Value transpose(TileBuilder &b, Value tile) {
-  auto type = cast<RankedTensorType>(tile.getType());
-  return b.create<TransOp>(
-      RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
-                            type.getElementType()),
-      tile);
 }
 
 namespace {
@@ -46,8 +38,8 @@ struct DecomposeDotScaled : OpRewritePattern<DotScaledOp> {
     Value lhs = dequantKLast(b, op.getLhs(), op.getLhsScale(), k);
     // The rhs is blocked along K = dim 0 while its scales are [N, K/32]:
     // dequantize it K-last, then turn it back.
-    Value rhs = transpose(
-        b, dequantKLast(b, transpose(b, op.getRhs()), op.getRhsScale(), k));
+    Value rhs = b.transpose(
+        dequantKLast(b, b.transpose(op.getRhs()), op.getRhsScale(), k));
     rewriter.replaceOpWithNewOp<DotOp>(op, accType, lhs, rhs, op.getAcc());
     return success();
   }

@@ -3,10 +3,27 @@
 #include "TileBuilder.h"
 #include "mla/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mla::tile;
+
+/// The value tile: `v`, or without it the first Dv columns of `k`.
+static Value getValues(TileBuilder &b, QKSoftmaxAccOp op) {
+  if (Value v = op.getV())
+    return v;
+  RankedTensorType kType = op.getK().getType();
+  int64_t n = kType.getDimSize(0), dv = op.getAcc().getType().getDimSize(1);
+  if (dv == kType.getDimSize(1))
+    return op.getK();
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(n), b.getIndexAttr(dv)};
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  return b.create<tensor::ExtractSliceOp>(
+      getTileLike(kType, {n, dv}, kType.getElementType()), op.getK(), offsets,
+      sizes, strides);
+}
 
 namespace {
 struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
@@ -17,28 +34,25 @@ struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
     TileBuilder b(op.getLoc(), rewriter);
     RankedTensorType qType = op.getQ().getType();
     RankedTensorType kType = op.getK().getType();
-    RankedTensorType vType = op.getV().getType();
+    RankedTensorType accType = op.getAcc().getType();
     int64_t m = qType.getDimSize(0), n = kType.getDimSize(0);
-    SmallVector<int64_t> scoreShape = {m, n};
-    SmallVector<int64_t> accShape(op.getAcc().getType().getShape());
 
-    // s = scale * q k^T, both operands in one element type.
+    // s = scale * q k^T, both operands in one element type. The scores are
+    // the product's result: shaped [M, N] like q.
     Value q = op.getQ(), k = op.getK();
     if (qType.getElementType() != kType.getElementType()) {
       q = b.toF32(q);
       k = b.toF32(k);
     }
-    auto kElem = getElementTypeOrSelf(k.getType());
-    Value kt = b.create<TransOp>(
-        RankedTensorType::get({kType.getDimSize(1), n}, kElem), k);
-    auto scoreType = TileBuilder::f32Tile(b.getContext(), scoreShape);
-    Value s = b.create<DotOp>(scoreType, q, kt, b.f32Splat(0, scoreShape));
+    RankedTensorType scoreType = getTileLike(qType, {m, n}, b.getF32Type());
+    Value kt = b.transpose(k);
+    Value s = b.create<DotOp>(scoreType, q, kt, b.f32Splat(0, scoreType));
     s = b.create<arith::MulFOp>(
         s, b.create<SplatOp>(scoreType, op.getScale()).getResult());
     if (Value mask = op.getMask()) {
-      if (cast<RankedTensorType>(mask.getType()).getRank() == 1)
-        mask = b.broadcast(mask, scoreShape, /*dims=*/{0});
-      s = b.create<arith::SelectOp>(mask, s, b.negInfSplat(scoreShape));
+      if (TileBuilder::typeOf(mask).getRank() == 1)
+        mask = b.broadcast(mask, scoreType.getShape(), /*dims=*/{0});
+      s = b.create<arith::SelectOp>(mask, s, b.negInfSplat(scoreType));
     }
 
     // m' = max(m, rowmax s); rows still at -inf use 0 as reference.
@@ -47,8 +61,8 @@ struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
     Value ref = b.negInfToZero(newM);
     Value alpha =
         b.create<math::ExpOp>(b.create<arith::SubFOp>(op.getM(), ref));
-    Value p = b.create<math::ExpOp>(
-        b.create<arith::SubFOp>(s, b.broadcast(ref, scoreShape, {1})));
+    Value p = b.create<math::ExpOp>(b.create<arith::SubFOp>(
+        s, b.broadcast(ref, scoreType.getShape(), {1})));
 
     // l' = l * alpha + rowsum p
     Value newL =
@@ -56,14 +70,14 @@ struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
                                 b.reduce(ReduceKind::sum, p, /*dim=*/1));
 
     // acc' = acc * alpha + p v, with p rounded to v's element type.
+    Value v = getValues(b, op);
+    Type vElem = TileBuilder::typeOf(v).getElementType();
     Value pv = p;
-    if (!vType.getElementType().isF32())
-      pv = b.create<arith::TruncFOp>(
-          RankedTensorType::get(scoreShape, vType.getElementType()), p);
-    Value scaledAcc =
-        b.create<arith::MulFOp>(op.getAcc(), b.broadcast(alpha, accShape, {1}));
-    Value newAcc =
-        b.create<DotOp>(op.getAcc().getType(), pv, op.getV(), scaledAcc);
+    if (!vElem.isF32())
+      pv = b.create<arith::TruncFOp>(scoreType.clone(vElem), p);
+    Value scaledAcc = b.create<arith::MulFOp>(
+        op.getAcc(), b.broadcast(alpha, accType.getShape(), {1}));
+    Value newAcc = b.create<DotOp>(accType, pv, v, scaledAcc);
 
     rewriter.replaceOp(op, {newM, newL, newAcc});
     return success();

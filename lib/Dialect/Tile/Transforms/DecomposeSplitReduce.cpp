@@ -44,7 +44,8 @@ struct DecomposeSplitReduce : OpRewritePattern<SplitReduceOp> {
     Value quotient = b.create<arith::DivFOp>(
         numerator, b.broadcast(denominator, outShape, {1}));
     Value noMass = b.create<arith::CmpFOp>(
-        arith::CmpFPredicate::OEQ, denominator, b.f32Splat(0, outShape[0]));
+        arith::CmpFPredicate::OEQ, denominator,
+        b.f32Splat(0, TileBuilder::typeOf(denominator)));
     rewriter.replaceOp(
         op, b.zeroWhere(b.broadcast(noMass, outShape, {1}), quotient));
     return success();

@@ -345,6 +345,13 @@ static int64_t spanOf(Attribute layout, unsigned dim) {
            blocked.getThreadsPerWarp()[dim] * blocked.getWarpsPerCTA()[dim];
   if (auto mma = dyn_cast<MmaAttr>(layout))
     return int64_t(mma.getInstrShape()[dim]) * mma.getWarpsPerCTA()[dim];
+  if (auto linear = dyn_cast<LinearAttr>(layout)) {
+    int64_t span = 1;
+    for (const LaneFactor &f : linear.getFactors())
+      if (f.dim == static_cast<int64_t>(dim))
+        span = std::max(span, f.stride * f.size);
+    return span;
+  }
   if (auto op = dyn_cast<DotOperandAttr>(layout)) {
     MmaAttr mma = op.getParent();
     bool isK = (op.getOpIdx() == 0) == (dim == 1);
@@ -510,6 +517,70 @@ MLA_TILEGPU_VERIFY_ENCODING(DotOperandAttr)
 MLA_TILEGPU_VERIFY_ENCODING(SliceAttr)
 MLA_TILEGPU_VERIFY_ENCODING(LinearAttr)
 #undef MLA_TILEGPU_VERIFY_ENCODING
+
+//===----------------------------------------------------------------------===//
+// How layouts follow the shape-changing tile ops
+//===----------------------------------------------------------------------===//
+
+/// Reducing any distributed layout gives its slice.
+static FailureOr<Attribute> sliceOf(Attribute layout, int64_t dim) {
+  return Attribute(SliceAttr::get(layout.getContext(), dim, layout));
+}
+
+/// Broadcasting a slice back along its dimensions gives its parent; other
+/// layouts have no opinion.
+static FailureOr<Attribute> unslice(Attribute layout, ArrayRef<int64_t> dims) {
+  if (dims.empty())
+    return layout;
+  auto slice = dyn_cast<SliceAttr>(layout);
+  if (!slice || static_cast<int64_t>(slice.getDim()) != dims.front())
+    return failure();
+  return unslice(slice.getParent(), dims.drop_front());
+}
+
+/// The transposed lane map of a 2-D layout, where it has a name.
+static FailureOr<Attribute> transposedLayout(Attribute layout) {
+  MLIRContext *ctx = layout.getContext();
+  if (auto blocked = dyn_cast<BlockedAttr>(layout)) {
+    if (blocked.getOrder().size() != 2)
+      return failure();
+    auto swap = [](ArrayRef<unsigned> v) {
+      return SmallVector<unsigned>{v[1], v[0]};
+    };
+    SmallVector<unsigned> order;
+    for (unsigned d : blocked.getOrder())
+      order.push_back(1 - d);
+    return Attribute(BlockedAttr::get(ctx, swap(blocked.getSizePerThread()),
+                                      swap(blocked.getThreadsPerWarp()),
+                                      swap(blocked.getWarpsPerCTA()), order));
+  }
+  if (auto linear = dyn_cast<LinearAttr>(layout)) {
+    SmallVector<LaneFactor> factors = linear.getFactors();
+    for (LaneFactor &f : factors)
+      if (!f.isReplicated())
+        f.dim = 1 - f.dim;
+    return Attribute(LinearAttr::get(ctx, factors));
+  }
+  return failure();
+}
+
+#define MLA_TILEGPU_ENCODING_RULES(Attr)                                       \
+  FailureOr<Attribute> Attr::getReducedEncoding(int64_t dim) const {           \
+    return sliceOf(*this, dim);                                                \
+  }                                                                            \
+  FailureOr<Attribute> Attr::getBroadcastEncoding(                             \
+      ArrayRef<int64_t> newDims, ArrayRef<int64_t>) const {                    \
+    return unslice(*this, newDims);                                            \
+  }                                                                            \
+  FailureOr<Attribute> Attr::getTransposedEncoding() const {                   \
+    return transposedLayout(*this);                                            \
+  }
+MLA_TILEGPU_ENCODING_RULES(BlockedAttr)
+MLA_TILEGPU_ENCODING_RULES(MmaAttr)
+MLA_TILEGPU_ENCODING_RULES(DotOperandAttr)
+MLA_TILEGPU_ENCODING_RULES(SliceAttr)
+MLA_TILEGPU_ENCODING_RULES(LinearAttr)
+#undef MLA_TILEGPU_ENCODING_RULES
 
 //===----------------------------------------------------------------------===//
 // Helpers

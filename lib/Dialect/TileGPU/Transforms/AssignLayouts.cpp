@@ -276,18 +276,11 @@ bool LayoutAssigner::deriveOnce() {
       return;
     }
     if (auto trans = dyn_cast<tile::TransOp>(op)) {
-      if (auto in = dyn_cast_if_present<BlockedAttr>(
+      if (auto in = dyn_cast_if_present<tile::TileEncodingAttrInterface>(
               layoutOf(trans.getInput()))) {
-        auto swap = [](ArrayRef<unsigned> v) {
-          return SmallVector<unsigned>{v[1], v[0]};
-        };
-        SmallVector<unsigned> order;
-        for (unsigned d : in.getOrder())
-          order.push_back(1 - d);
-        decide(trans.getResult(),
-               BlockedAttr::get(ctx, swap(in.getSizePerThread()),
-                                swap(in.getThreadsPerWarp()),
-                                swap(in.getWarpsPerCTA()), order));
+        FailureOr<Attribute> out = in.getTransposedEncoding();
+        if (succeeded(out))
+          decide(trans.getResult(), *out);
       }
       return;
     }
@@ -415,6 +408,27 @@ LogicalResult LayoutAssigner::rewrite() {
       };
       place(dequant.getPackedMutable(), *packed);
       place(dequant.getScalesMutable(), *scales);
+      return WalkResult::advance();
+    }
+    if (auto trans = dyn_cast<tile::TransOp>(op)) {
+      // The result is the input in the transposed layout; where the input's
+      // layout has no transposed form, go through a blocked one.
+      RankedTensorType in = tileType(trans.getInput());
+      auto iface = cast<tile::TileEncodingAttrInterface>(in.getEncoding());
+      if (failed(iface.getTransposedEncoding()))
+        trans.getInputMutable().assign(
+            convertTo(b, loc, trans.getInput(), defaultBlocked(in)));
+      RankedTensorType produced =
+          tile::getTransposedType(tileType(trans.getInput()));
+      RankedTensorType type = tileType(trans.getResult());
+      if (type != produced) {
+        trans.getResult().setType(produced);
+        b.setInsertionPointAfter(op);
+        Value converted = ConvertLayoutOp::create(b, loc, type,
+                                                  trans.getResult());
+        trans.getResult().replaceAllUsesExcept(converted,
+                                               converted.getDefiningOp());
+      }
       return WalkResult::advance();
     }
     auto fixMask = [&](Value tile, OpOperand &mask) {

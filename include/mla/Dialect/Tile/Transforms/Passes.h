@@ -13,6 +13,21 @@ namespace mla::tile {
 #define GEN_PASS_DECL
 #include "mla/Dialect/Tile/Transforms/Passes.h.inc"
 
+/// The instance set of one kernel given on a command line,
+/// `KERNEL:PARAM=V1,V2[:PARAM=...]`: values as written, per parameter.
+struct InstanceOverride {
+  std::string kernel;
+  llvm::SmallVector<std::pair<std::string, llvm::SmallVector<std::string>>>
+      params;
+};
+
+/// Parses `spec`, overrides separated by ';', into `overrides`. On failure,
+/// `error` says what is wrong in one line.
+mlir::LogicalResult
+parseInstanceOverrides(llvm::StringRef spec,
+                       llvm::SmallVectorImpl<InstanceOverride> &overrides,
+                       std::string &error);
+
 /// Patterns of `tile-decompose`, for targets that lower some high-level ops
 /// directly and decompose the rest.
 void populateDecomposeQKSoftmaxAccPatterns(mlir::RewritePatternSet &patterns);

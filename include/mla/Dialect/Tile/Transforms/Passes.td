@@ -5,6 +5,57 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileSpecialize : Pass<"tile-specialize", "::mlir::ModuleOp"> {
+  let summary = "Turn parameterized kernels into one kernel per instance";
+  let description = [{
+    For each kernel with compile-time parameters and each of its instances
+    (the cartesian product of the values in `tile.instances`, defaults for
+    parameters it leaves out), clones the kernel and, in the clone:
+    inlines every `tile.call`; keeps the region of each `tile.static_switch`
+    that matches the instance (deleting the others); replaces `tile.param`
+    by `arith.constant`, `#tile.param` by the value, symbolic tile types by
+    static ones and `!tile.switch` types by their case (`tile.resolve`
+    becomes its input); removes the
+    arguments whose type has no case (which must have no use left); records
+    the values in `tile.params`; and verifies the result, reporting errors
+    with the instance named. Then erases the generic kernels and every
+    `tile.func`. Ordinary kernels only get their calls inlined.
+
+    An instance's symbol is the kernel's name followed, for each parameter
+    in declaration order whose value is not its default, by `_<value>` for
+    a `str` parameter and `_<lowercase name><value>` for an `i64` one.
+
+    `instances` replaces the instance set of the kernels it names:
+    `KERNEL:PARAM=V1,V2[:PARAM=...]`, several separated by `;`.
+
+    Before:
+    ```mlir
+    tile.kernel @scale<BLOCK: i64 = 64>(%x: !tile.ptr<f32>)
+        attributes {tile.instances = {BLOCK = [64, 128]}} {
+      %t = tile.load %v[%c0] : !tile.view<?xf32> -> tensor<?xf32, #tile.dims<[BLOCK]>>
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    tile.kernel @scale(%x: !tile.ptr<f32>) attributes {tile.params = {BLOCK = 64 : i64}} {
+      %t = tile.load %v[%c0] : !tile.view<?xf32> -> tensor<64xf32>
+      ...
+    }
+    tile.kernel @scale_block128(%x: !tile.ptr<f32>) attributes {tile.params = {BLOCK = 128 : i64}} {
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"instances", "instances", "std::string", /*default=*/"",
+           "Instance sets replacing those of the named kernels: "
+           "KERNEL:PARAM=V1,V2[:PARAM=...][;KERNEL:...]">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mla::tile::TileDialect"];
+}
+
 def TileDecompose : Pass<"tile-decompose"> {
   let summary = "Rewrite attention and MX-scaled ops into primitive tile ops";
   let description = [{
@@ -13,7 +64,8 @@ def TileDecompose : Pass<"tile-decompose"> {
     `tile.dequant_mx`, `tile.dequant_fp8`, `arith`, `math`):
 
     - `tile.qk_softmax_acc` becomes a scaled `Q K^T` product, masking with
-      -inf, a row max, `exp`, a row sum and a `P V` product. A row whose
+      -inf, a row max, `exp`, a row sum and a `P V` product; without `v`,
+      V is a `tensor.extract_slice` of K's first columns. A row whose
       running max is still -inf uses 0 as its reference point, so fully
       masked rows give `p = 0`, `l = 0`, `acc = 0` instead of NaN.
     - `tile.split_reduce` becomes weights `exp(lse_i - max lse)` and two
@@ -39,6 +91,7 @@ def TileDecompose : Pass<"tile-decompose"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect",
                            "::mla::tile::TileDialect"];
 }
 

@@ -4,6 +4,7 @@
 #define MLA_DIALECT_TILEGPU_IR_TILEGPUDIALECT_H
 
 #include "mla/Dialect/Tile/IR/TileDialect.h"
+#include "mla/Dialect/Tile/IR/TileTypes.h"
 #include "mla/Dialect/TileGPU/IR/LaneMap.h"
 
 #include "mlir/IR/Attributes.h"
