@@ -48,6 +48,10 @@
 // RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c942_16.npy
 // RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c942_16.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
+//
+// The NVIDIA lowering (mma.sync m16n8k16 on the tensor cores) compiles to
+// PTX; test/Target/NVPTX/examples-cuda.test runs it where a GPU is.
+// RUN: mla-compile %s --target=sm_90 --emit=asm -o - | FileCheck %s --check-prefix=PTX
 
 // CHECK-LABEL: tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32>
 // CHECK: scf.for
@@ -62,6 +66,10 @@
 // LAUNCH: run: target=host kernel=gemm_bf16 grid=2x2x1
 // LAUNCH16: run: target=host kernel=gemm_bf16_bm16 grid=5x2x1
 // HOST: check: rel_fro={{.*}} outside_tol=0/7000 nan=0 PASS
+// PTX-LABEL: .visible .entry gemm_bf16(
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-LABEL: .visible .entry gemm_bf16_bm16(
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 
 !a_tile = tensor<?x?xbf16, #tile.dims<[BM, BK]>>
 !b_tile = tensor<?x?xbf16, #tile.dims<[BK, BN]>>

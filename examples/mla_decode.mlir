@@ -8,961 +8,479 @@
 // 1..4 with the bottom-right causal rule: query j of Q sees the first
 // L - Q + 1 + j keys.
 //
-// Split-KV in two kernels (docs/ABI.md, "MLA decode kernels"). A sequence's
-// query rows are its flattened (token, head) pairs; the host's launch plan
-// cuts its KV rows into splits and its rows into blocks of 64:
-//  - @mla_partial_<kv>_h<H>: one program per work item (sequence, KV range,
-//    block of 64 rows): online softmax over 64-key tiles, each tile loaded
-//    once for all the block's tokens, under an [M, N] causal mask. A
-//    sequence with one split gets its bf16 output here; otherwise the
-//    normalized partial output and its log-sum-exp go to the split's part
-//    rows.
-//  - @mla_combine: one program per combine item (16 rows of a sequence with
-//    several splits): merges the rows' splits with a running log-sum-exp.
-// Tile sizes (64 keys, 64 and 16 rows) are program constants, announced to
-// the runtime by the launch keys kv_tile and block_rows.
+// Split-KV in two kernels (docs/ABI.md, "MLA decode kernels"), each written
+// once. A sequence's query rows are its flattened (token, head) pairs
+// r = j * H + h; the host's launch plan cuts its keys into splits and its
+// rows into blocks:
+//  - @mla_partial: one program per work item (a sequence, a range of its
+//    keys, a block of BLOCK_M rows): online softmax over tiles of BLOCK_N
+//    keys, each tile loaded once for all the block's tokens, under an
+//    [M, N] causal mask. A sequence with one split gets its bf16 output
+//    here; otherwise the normalized output and its log-sum-exp go to the
+//    split's part rows.
+//  - @mla_combine: one program per combine item (BLOCK_M rows of a sequence
+//    with several splits): a running log-sum-exp over the rows' splits.
+// The KV format, the head count, the tile sizes and the waves per program
+// are compile-time parameters; the launch keys kv_tile, block_rows and
+// waves announce an instance's sizes to the runtime and the GPU lowering.
+// The program provides every KV format for every head count mla-run
+// accepts, with the default sizes.
 //
-// RUN: mla-opt %s | mla-opt | FileCheck %s --check-prefix=ROUNDTRIP
-// RUN: mla-opt %s --tile-to-primitives | FileCheck %s --check-prefix=PRIMS --implicit-check-not=tile.qk_softmax_acc
+// RUN: mla-opt %s | mla-opt | FileCheck %s --check-prefix=ROUNDTRIP \
+// RUN:   --implicit-check-not=tensor.extract_slice
+// RUN: mla-opt %s --tile-to-primitives | FileCheck %s --check-prefix=PRIMS \
+// RUN:   --implicit-check-not=tile.qk_softmax_acc --implicit-check-not=tile.call
+//
+// On the host: one kernel per instance, listed in the manifest; checked
+// runs of every KV format with heads 16, 32, 64 and 128 and q_len 1..4 are
+// at the end of the file.
 // RUN: mla-compile %s --target=host -o %t.so
-// RUN: mla-run --target host --module %t.so --kv-dtype bf16 --heads 16 --q-len 1 --kv-lens 100,7,1100 --seed 1 --check | FileCheck %s --check-prefixes=HOST,SPLIT
-// RUN: mla-run --target host --module %t.so --kv-dtype fp8 --heads 32 --q-len 2 --kv-lens 65,0 --seed 2 --check | FileCheck %s --check-prefix=HOST
-// RUN: mla-run --target host --module %t.so --kv-dtype mxfp4 --heads 16 --q-len 4 --kv-lens 130,1300 --seed 3 --check | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: grep '"symbol"' %t.so.json | count 25
+// RUN: sed -n 's/.*"symbol": "\(.*\)".*/\1/p' %t.so.json | tr '\n' ' ' \
+// RUN:   | FileCheck %s --check-prefix=INSTANCES
+// INSTANCES:      mla_partial_bf16_h16 mla_partial_bf16_h32 mla_partial_bf16_h48 mla_partial_bf16_h64
+// INSTANCES-SAME: mla_partial_bf16_h80 mla_partial_bf16_h96 mla_partial_bf16_h112 mla_partial_bf16_h128
+// INSTANCES-SAME: mla_partial_fp8_h16 mla_partial_fp8_h32 mla_partial_fp8_h48 mla_partial_fp8_h64
+// INSTANCES-SAME: mla_partial_fp8_h80 mla_partial_fp8_h96 mla_partial_fp8_h112 mla_partial_fp8_h128
+// INSTANCES-SAME: mla_partial_mxfp4_h16 mla_partial_mxfp4_h32 mla_partial_mxfp4_h48 mla_partial_mxfp4_h64
+// INSTANCES-SAME: mla_partial_mxfp4_h80 mla_partial_mxfp4_h96 mla_partial_mxfp4_h112 mla_partial_mxfp4_h128
+// INSTANCES-SAME: mla_combine
 //
-// SPLIT: plan=reproducible work_items={{[0-9]+}} combine_items={{[1-9][0-9]*}} max_splits=2
-// HOST: check: {{.*}} outside_tol=0/{{[0-9]+}} nan=0 PASS
+// --instances replaces a kernel's set: fp8 with 48 heads in 32-row blocks
+// of 32-key tiles, and a combine of 32-row blocks, run on a sequence long
+// enough to be split.
+// RUN: mla-compile %s --target=host -o %t.sub.so \
+// RUN:   --instances=mla_partial:KV=fp8:H=48:BLOCK_M=32:BLOCK_N=32 \
+// RUN:   --instances=mla_combine:BLOCK_M=32
+// RUN: sed -n 's/.*"symbol": "\(.*\)".*/\1/p' %t.sub.so.json \
+// RUN:   | FileCheck %s --check-prefix=SUBSET --match-full-lines
+// SUBSET:      mla_partial_fp8_h48_block_m32_block_n32
+// SUBSET-NEXT: mla_combine_block_m32
+// SUBSET-EMPTY:
+// RUN: mla-run --target host --module %t.sub.so --kv-dtype fp8 --heads 48 --q-len 3 \
+// RUN:   --kv-lens 1100,0,45 --seed 50 --check | FileCheck %s --check-prefixes=HOST,SPLIT
 
-// ROUNDTRIP-LABEL: tile.kernel @mla_partial_bf16_h16(
-// ROUNDTRIP: tile.qk_softmax_acc {{.*}} mask %{{.*}} : tensor<64x64xi1> : tensor<64x576xbf16>
-// PRIMS-LABEL: tile.kernel @mla_partial_bf16_h16(
-// PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
-// PRIMS: math.exp
-// PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-tile.kernel @mla_partial_bf16_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>,
-    %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
-    %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>,
-    %sm_scale: f32)
-    attributes {tile.launch = {role = "mla.partial", kv_dtype = "bf16", heads = 16 : i64,
-                               kv_tile = 64 : i64, block_rows = 64 : i64,
-                               grid = ["work_items", 1, 1]}} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c4 = arith.constant 4 : index
-  %c5 = arith.constant 5 : index
-  %c6 = arith.constant 6 : index
-  %c8 = arith.constant 8 : index
-  %c64 = arith.constant 64 : index
-  %c576 = arith.constant 576 : index
-  %heads = arith.constant 16 : index
-  %q_row_elems = arith.constant 9216 : index
-  %out_row_elems = arith.constant 8192 : index
-  %c512 = arith.constant 512 : index
-  %w = tile.program_id x
+// The types that depend on the KV format: the cache's elements, its scale
+// (fp8: one f32; mxfp4: an E8M0 exponent per 32 values; bf16 has none) and
+// the mxfp4 scale tensor's row stride.
+!kv = !tile.switch<KV, {bf16 = bf16, fp8 = f8E4M3FN, mxfp4 = i8}>
+!scale = !tile.switch<KV, {fp8 = f32, mxfp4 = f8E8M0FNU}>
+!stride = !tile.switch<KV, {mxfp4 = i32}>
 
-  // Work item {seq, kv_begin, kv_end, split, num_splits, row_begin, part_row, 0}.
-  %w0 = arith.muli %w, %c8 : index
-  %w1 = arith.addi %w0, %c1 : index
-  %w2 = arith.addi %w0, %c2 : index
-  %w4 = arith.addi %w0, %c4 : index
-  %w5 = arith.addi %w0, %c5 : index
-  %w6 = arith.addi %w0, %c6 : index
-  %seq_i = tile.load_scalar %work[%w0] : !tile.ptr<i32>
-  %begin_i = tile.load_scalar %work[%w1] : !tile.ptr<i32>
-  %end_i = tile.load_scalar %work[%w2] : !tile.ptr<i32>
-  %num_splits_i = tile.load_scalar %work[%w4] : !tile.ptr<i32>
-  %row_begin_i = tile.load_scalar %work[%w5] : !tile.ptr<i32>
-  %part_row_i = tile.load_scalar %work[%w6] : !tile.ptr<i32>
-  %seq = arith.index_cast %seq_i : i32 to index
-  %begin = arith.index_cast %begin_i : i32 to index
-  %end = arith.index_cast %end_i : i32 to index
-  %num_splits = arith.index_cast %num_splits_i : i32 to index
-  %row_begin = arith.index_cast %row_begin_i : i32 to index
-  %part_row = arith.index_cast %part_row_i : i32 to index
-  %seq_next = arith.addi %seq, %c1 : index
-  %q_begin_i = tile.load_scalar %qo_indptr[%seq] : !tile.ptr<i32>
-  %q_end_i = tile.load_scalar %qo_indptr[%seq_next] : !tile.ptr<i32>
-  %kv_stop_i = tile.load_scalar %kv_indptr[%seq_next] : !tile.ptr<i32>
-  %q_begin = arith.index_cast %q_begin_i : i32 to index
-  %q_end = arith.index_cast %q_end_i : i32 to index
-  %kv_stop = arith.index_cast %kv_stop_i : i32 to index
-  %q_len = arith.subi %q_end, %q_begin : index
-  %rows = arith.muli %q_len, %heads : index
+// Tiles: BLOCK_M query rows, BLOCK_N keys. 576 is the latent key width,
+// 512 the value width, 288 and 18 the packed bytes and scales of a row of
+// 576 MXFP4 values.
+!q_tile = tensor<?x576xbf16, #tile.dims<[BLOCK_M, 576]>>
+!kv_tile = tensor<?x576xbf16, #tile.dims<[BLOCK_N, 576]>>
+!kv_raw = tensor<?x576x!kv, #tile.dims<[BLOCK_N, 576]>>
+!kv_packed = tensor<?x288x!kv, #tile.dims<[BLOCK_N, 288]>>
+!kv_scales = tensor<?x18x!scale, #tile.dims<[BLOCK_N, 18]>>
+!o_tile = tensor<?x512xf32, #tile.dims<[BLOCK_M, 512]>>
+!out_tile = tensor<?x512xbf16, #tile.dims<[BLOCK_M, 512]>>
+!rows = tensor<?xf32, #tile.dims<[BLOCK_M]>>
+!row_ids = tensor<?xindex, #tile.dims<[BLOCK_M]>>
+!key_ids = tensor<?xindex, #tile.dims<[BLOCK_N]>>
+!score_ids = tensor<?x?xindex, #tile.dims<[BLOCK_M, BLOCK_N]>>
+!score_mask = tensor<?x?xi1, #tile.dims<[BLOCK_M, BLOCK_N]>>
 
-  // The block's query rows r = j * 16 + h of the sequence, all tokens at once.
-  %q_off = arith.muli %q_begin, %q_row_elems : index
-  %q_seq = tile.view %q[%q_off] sizes [%rows, 576] strides [576, 1]
-      : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
-  %qt = tile.load %q_seq[%row_begin, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
-
-  // Causal: token j sees the keys before kv_stop - q_len + 1 + j; the
-  // work item's keys end at kv_end.
-  %rows_r = tile.range from %row_begin : tensor<64xindex>
-  %heads_r = tile.splat %heads : tensor<64xindex>
-  %token = arith.divui %rows_r, %heads_r : tensor<64xindex>
-  %hidden = arith.subi %q_len, %c1 : index
-  %visible0 = arith.subi %kv_stop, %hidden : index
-  %visible0_r = tile.splat %visible0 : tensor<64xindex>
-  %visible = arith.addi %token, %visible0_r : tensor<64xindex>
-  %end_r = tile.splat %end : tensor<64xindex>
-  %row_end = arith.minsi %visible, %end_r : tensor<64xindex>
-  %row_end_t = tile.broadcast %row_end dims [1] : tensor<64xindex> -> tensor<64x64xindex>
-
-  %n = arith.subi %end, %begin : index
-  %kv_off = arith.muli %begin, %c576 : index
-  %kv_range = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
-      : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
-
-  %neg_inf = arith.constant 0xFF800000 : f32
-  %zero = arith.constant 0.0 : f32
-  %m0 = tile.splat %neg_inf : tensor<64xf32>
-  %l0 = tile.splat %zero : tensor<64xf32>
-  %acc0 = tile.splat %zero : tensor<64x512xf32>
-  %r:3 = scf.for %t = %c0 to %n step %c64
-      iter_args(%m = %m0, %l = %l0, %acc = %acc0)
-      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>) {
-    // One load of the KV tile: K is all 576 columns, V the first 512.
-    // Rows past the range load as zero; the mask keeps them out.
-    %kvt = tile.load %kv_range[%t, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
-    %v = tensor.extract_slice %kvt[0, 0] [64, 512] [1, 1]
-        : tensor<64x576xbf16> to tensor<64x512xbf16>
-    %key0 = arith.addi %begin, %t : index
-    %keys = tile.range from %key0 : tensor<64xindex>
-    %keys_t = tile.broadcast %keys dims [0] : tensor<64xindex> -> tensor<64x64xindex>
-    %mask = arith.cmpi slt, %keys_t, %row_end_t : tensor<64x64xindex>
-    %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %kvt, %v, %m, %l, %acc
-        scale %sm_scale mask %mask : tensor<64x64xi1>
-        : tensor<64x576xbf16>, tensor<64x576xbf16>, tensor<64x512xbf16>
-        -> tensor<64x512xf32>
-    scf.yield %m2, %l2, %acc2 : tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>
-  }
-
-  // o = acc / l; a row that saw no key stores o = 0 and lse = -inf.
-  %zeros = tile.splat %zero : tensor<64x512xf32>
-  %l_rows = tile.broadcast %r#1 dims [1] : tensor<64xf32> -> tensor<64x512xf32>
-  %o_raw = arith.divf %r#2, %l_rows : tensor<64x512xf32>
-  %no_keys = arith.cmpf oeq, %l_rows, %zeros : tensor<64x512xf32>
-  %o = arith.select %no_keys, %zeros, %o_raw : tensor<64x512xi1>, tensor<64x512xf32>
-
-  // A sequence with one split writes its output here; otherwise the split
-  // goes to its part rows for the combine kernel.
-  %single = arith.cmpi eq, %num_splits, %c1 : index
-  scf.if %single {
-    %out_off = arith.muli %q_begin, %out_row_elems : index
-    %out_seq = tile.view %out[%out_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<bf16> -> !tile.view<?x512xbf16>
-    %o16 = arith.truncf %o : tensor<64x512xf32> to tensor<64x512xbf16>
-    tile.store %o16, %out_seq[%row_begin, %c0] : tensor<64x512xbf16>, !tile.view<?x512xbf16>
-  } else {
-    %log_l = math.log %r#1 : tensor<64xf32>
-    %lse = arith.addf %r#0, %log_l : tensor<64xf32>
-    %part_off = arith.muli %part_row, %c512 : index
-    %part_seq = tile.view %part_out[%part_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<f32> -> !tile.view<?x512xf32>
-    tile.store %o, %part_seq[%row_begin, %c0] : tensor<64x512xf32>, !tile.view<?x512xf32>
-    %lse_seq = tile.view %part_lse[%part_row] sizes [%rows] strides [1]
-        : !tile.ptr<f32> -> !tile.view<?xf32>
-    tile.store %lse, %lse_seq[%row_begin] : tensor<64xf32>, !tile.view<?xf32>
-  }
-  tile.return
-}
-
-// ROUNDTRIP-LABEL: tile.kernel @mla_partial_bf16_h32(
-// ROUNDTRIP: tile.qk_softmax_acc {{.*}} mask %{{.*}} : tensor<64x64xi1> : tensor<64x576xbf16>
-// PRIMS-LABEL: tile.kernel @mla_partial_bf16_h32(
-// PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
-// PRIMS: math.exp
-// PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-tile.kernel @mla_partial_bf16_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>,
-    %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
-    %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>,
-    %sm_scale: f32)
-    attributes {tile.launch = {role = "mla.partial", kv_dtype = "bf16", heads = 32 : i64,
-                               kv_tile = 64 : i64, block_rows = 64 : i64,
-                               grid = ["work_items", 1, 1]}} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c4 = arith.constant 4 : index
-  %c5 = arith.constant 5 : index
-  %c6 = arith.constant 6 : index
-  %c8 = arith.constant 8 : index
-  %c64 = arith.constant 64 : index
-  %c576 = arith.constant 576 : index
-  %heads = arith.constant 32 : index
-  %q_row_elems = arith.constant 18432 : index
-  %out_row_elems = arith.constant 16384 : index
-  %c512 = arith.constant 512 : index
-  %w = tile.program_id x
-
-  // Work item {seq, kv_begin, kv_end, split, num_splits, row_begin, part_row, 0}.
-  %w0 = arith.muli %w, %c8 : index
-  %w1 = arith.addi %w0, %c1 : index
-  %w2 = arith.addi %w0, %c2 : index
-  %w4 = arith.addi %w0, %c4 : index
-  %w5 = arith.addi %w0, %c5 : index
-  %w6 = arith.addi %w0, %c6 : index
-  %seq_i = tile.load_scalar %work[%w0] : !tile.ptr<i32>
-  %begin_i = tile.load_scalar %work[%w1] : !tile.ptr<i32>
-  %end_i = tile.load_scalar %work[%w2] : !tile.ptr<i32>
-  %num_splits_i = tile.load_scalar %work[%w4] : !tile.ptr<i32>
-  %row_begin_i = tile.load_scalar %work[%w5] : !tile.ptr<i32>
-  %part_row_i = tile.load_scalar %work[%w6] : !tile.ptr<i32>
-  %seq = arith.index_cast %seq_i : i32 to index
-  %begin = arith.index_cast %begin_i : i32 to index
-  %end = arith.index_cast %end_i : i32 to index
-  %num_splits = arith.index_cast %num_splits_i : i32 to index
-  %row_begin = arith.index_cast %row_begin_i : i32 to index
-  %part_row = arith.index_cast %part_row_i : i32 to index
-  %seq_next = arith.addi %seq, %c1 : index
-  %q_begin_i = tile.load_scalar %qo_indptr[%seq] : !tile.ptr<i32>
-  %q_end_i = tile.load_scalar %qo_indptr[%seq_next] : !tile.ptr<i32>
-  %kv_stop_i = tile.load_scalar %kv_indptr[%seq_next] : !tile.ptr<i32>
-  %q_begin = arith.index_cast %q_begin_i : i32 to index
-  %q_end = arith.index_cast %q_end_i : i32 to index
-  %kv_stop = arith.index_cast %kv_stop_i : i32 to index
-  %q_len = arith.subi %q_end, %q_begin : index
-  %rows = arith.muli %q_len, %heads : index
-
-  // The block's query rows r = j * 32 + h of the sequence, all tokens at once.
-  %q_off = arith.muli %q_begin, %q_row_elems : index
-  %q_seq = tile.view %q[%q_off] sizes [%rows, 576] strides [576, 1]
-      : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
-  %qt = tile.load %q_seq[%row_begin, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
-
-  // Causal: token j sees the keys before kv_stop - q_len + 1 + j; the
-  // work item's keys end at kv_end.
-  %rows_r = tile.range from %row_begin : tensor<64xindex>
-  %heads_r = tile.splat %heads : tensor<64xindex>
-  %token = arith.divui %rows_r, %heads_r : tensor<64xindex>
-  %hidden = arith.subi %q_len, %c1 : index
-  %visible0 = arith.subi %kv_stop, %hidden : index
-  %visible0_r = tile.splat %visible0 : tensor<64xindex>
-  %visible = arith.addi %token, %visible0_r : tensor<64xindex>
-  %end_r = tile.splat %end : tensor<64xindex>
-  %row_end = arith.minsi %visible, %end_r : tensor<64xindex>
-  %row_end_t = tile.broadcast %row_end dims [1] : tensor<64xindex> -> tensor<64x64xindex>
-
-  %n = arith.subi %end, %begin : index
-  %kv_off = arith.muli %begin, %c576 : index
-  %kv_range = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
-      : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
-
-  %neg_inf = arith.constant 0xFF800000 : f32
-  %zero = arith.constant 0.0 : f32
-  %m0 = tile.splat %neg_inf : tensor<64xf32>
-  %l0 = tile.splat %zero : tensor<64xf32>
-  %acc0 = tile.splat %zero : tensor<64x512xf32>
-  %r:3 = scf.for %t = %c0 to %n step %c64
-      iter_args(%m = %m0, %l = %l0, %acc = %acc0)
-      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>) {
-    // One load of the KV tile: K is all 576 columns, V the first 512.
-    // Rows past the range load as zero; the mask keeps them out.
-    %kvt = tile.load %kv_range[%t, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
-    %v = tensor.extract_slice %kvt[0, 0] [64, 512] [1, 1]
-        : tensor<64x576xbf16> to tensor<64x512xbf16>
-    %key0 = arith.addi %begin, %t : index
-    %keys = tile.range from %key0 : tensor<64xindex>
-    %keys_t = tile.broadcast %keys dims [0] : tensor<64xindex> -> tensor<64x64xindex>
-    %mask = arith.cmpi slt, %keys_t, %row_end_t : tensor<64x64xindex>
-    %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %kvt, %v, %m, %l, %acc
-        scale %sm_scale mask %mask : tensor<64x64xi1>
-        : tensor<64x576xbf16>, tensor<64x576xbf16>, tensor<64x512xbf16>
-        -> tensor<64x512xf32>
-    scf.yield %m2, %l2, %acc2 : tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>
-  }
-
-  // o = acc / l; a row that saw no key stores o = 0 and lse = -inf.
-  %zeros = tile.splat %zero : tensor<64x512xf32>
-  %l_rows = tile.broadcast %r#1 dims [1] : tensor<64xf32> -> tensor<64x512xf32>
-  %o_raw = arith.divf %r#2, %l_rows : tensor<64x512xf32>
-  %no_keys = arith.cmpf oeq, %l_rows, %zeros : tensor<64x512xf32>
-  %o = arith.select %no_keys, %zeros, %o_raw : tensor<64x512xi1>, tensor<64x512xf32>
-
-  // A sequence with one split writes its output here; otherwise the split
-  // goes to its part rows for the combine kernel.
-  %single = arith.cmpi eq, %num_splits, %c1 : index
-  scf.if %single {
-    %out_off = arith.muli %q_begin, %out_row_elems : index
-    %out_seq = tile.view %out[%out_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<bf16> -> !tile.view<?x512xbf16>
-    %o16 = arith.truncf %o : tensor<64x512xf32> to tensor<64x512xbf16>
-    tile.store %o16, %out_seq[%row_begin, %c0] : tensor<64x512xbf16>, !tile.view<?x512xbf16>
-  } else {
-    %log_l = math.log %r#1 : tensor<64xf32>
-    %lse = arith.addf %r#0, %log_l : tensor<64xf32>
-    %part_off = arith.muli %part_row, %c512 : index
-    %part_seq = tile.view %part_out[%part_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<f32> -> !tile.view<?x512xf32>
-    tile.store %o, %part_seq[%row_begin, %c0] : tensor<64x512xf32>, !tile.view<?x512xf32>
-    %lse_seq = tile.view %part_lse[%part_row] sizes [%rows] strides [1]
-        : !tile.ptr<f32> -> !tile.view<?xf32>
-    tile.store %lse, %lse_seq[%row_begin] : tensor<64xf32>, !tile.view<?xf32>
-  }
-  tile.return
-}
-
-// ROUNDTRIP-LABEL: tile.kernel @mla_partial_fp8_h16(
-// ROUNDTRIP: tile.qk_softmax_acc {{.*}} mask %{{.*}} : tensor<64x64xi1> : tensor<64x576xbf16>
-// PRIMS-LABEL: tile.kernel @mla_partial_fp8_h16(
-// PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
-// PRIMS: math.exp
-// PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-tile.kernel @mla_partial_fp8_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, %kv_scale: !tile.ptr<f32>,
-    %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
-    %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>,
-    %sm_scale: f32)
-    attributes {tile.launch = {role = "mla.partial", kv_dtype = "fp8", heads = 16 : i64,
-                               kv_tile = 64 : i64, block_rows = 64 : i64,
-                               grid = ["work_items", 1, 1]}} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c4 = arith.constant 4 : index
-  %c5 = arith.constant 5 : index
-  %c6 = arith.constant 6 : index
-  %c8 = arith.constant 8 : index
-  %c64 = arith.constant 64 : index
-  %c576 = arith.constant 576 : index
-  %heads = arith.constant 16 : index
-  %q_row_elems = arith.constant 9216 : index
-  %out_row_elems = arith.constant 8192 : index
-  %c512 = arith.constant 512 : index
-  %w = tile.program_id x
-
-  // Work item {seq, kv_begin, kv_end, split, num_splits, row_begin, part_row, 0}.
-  %w0 = arith.muli %w, %c8 : index
-  %w1 = arith.addi %w0, %c1 : index
-  %w2 = arith.addi %w0, %c2 : index
-  %w4 = arith.addi %w0, %c4 : index
-  %w5 = arith.addi %w0, %c5 : index
-  %w6 = arith.addi %w0, %c6 : index
-  %seq_i = tile.load_scalar %work[%w0] : !tile.ptr<i32>
-  %begin_i = tile.load_scalar %work[%w1] : !tile.ptr<i32>
-  %end_i = tile.load_scalar %work[%w2] : !tile.ptr<i32>
-  %num_splits_i = tile.load_scalar %work[%w4] : !tile.ptr<i32>
-  %row_begin_i = tile.load_scalar %work[%w5] : !tile.ptr<i32>
-  %part_row_i = tile.load_scalar %work[%w6] : !tile.ptr<i32>
-  %seq = arith.index_cast %seq_i : i32 to index
-  %begin = arith.index_cast %begin_i : i32 to index
-  %end = arith.index_cast %end_i : i32 to index
-  %num_splits = arith.index_cast %num_splits_i : i32 to index
-  %row_begin = arith.index_cast %row_begin_i : i32 to index
-  %part_row = arith.index_cast %part_row_i : i32 to index
-  %seq_next = arith.addi %seq, %c1 : index
-  %q_begin_i = tile.load_scalar %qo_indptr[%seq] : !tile.ptr<i32>
-  %q_end_i = tile.load_scalar %qo_indptr[%seq_next] : !tile.ptr<i32>
-  %kv_stop_i = tile.load_scalar %kv_indptr[%seq_next] : !tile.ptr<i32>
-  %q_begin = arith.index_cast %q_begin_i : i32 to index
-  %q_end = arith.index_cast %q_end_i : i32 to index
-  %kv_stop = arith.index_cast %kv_stop_i : i32 to index
-  %q_len = arith.subi %q_end, %q_begin : index
-  %rows = arith.muli %q_len, %heads : index
-
-  // The block's query rows r = j * 16 + h of the sequence, all tokens at once.
-  %q_off = arith.muli %q_begin, %q_row_elems : index
-  %q_seq = tile.view %q[%q_off] sizes [%rows, 576] strides [576, 1]
-      : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
-  %qt = tile.load %q_seq[%row_begin, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
-
-  // Causal: token j sees the keys before kv_stop - q_len + 1 + j; the
-  // work item's keys end at kv_end.
-  %rows_r = tile.range from %row_begin : tensor<64xindex>
-  %heads_r = tile.splat %heads : tensor<64xindex>
-  %token = arith.divui %rows_r, %heads_r : tensor<64xindex>
-  %hidden = arith.subi %q_len, %c1 : index
-  %visible0 = arith.subi %kv_stop, %hidden : index
-  %visible0_r = tile.splat %visible0 : tensor<64xindex>
-  %visible = arith.addi %token, %visible0_r : tensor<64xindex>
-  %end_r = tile.splat %end : tensor<64xindex>
-  %row_end = arith.minsi %visible, %end_r : tensor<64xindex>
-  %row_end_t = tile.broadcast %row_end dims [1] : tensor<64xindex> -> tensor<64x64xindex>
-  // fp8 e4m3 values are exact in bf16: dequantize with a unit scale and
-  // apply the tensor scale to the scores and the output instead.
-  %kv_scale0 = tile.load_scalar %kv_scale[%c0] : !tile.ptr<f32>
-  %unit = arith.constant 1.0 : f32
-  %score_scale = arith.mulf %sm_scale, %kv_scale0 : f32
-
-  %n = arith.subi %end, %begin : index
-  %kv_off = arith.muli %begin, %c576 : index
-  %kv_range = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
-      : !tile.ptr<f8E4M3FN> -> !tile.view<?x576xf8E4M3FN>
-
-  %neg_inf = arith.constant 0xFF800000 : f32
-  %zero = arith.constant 0.0 : f32
-  %m0 = tile.splat %neg_inf : tensor<64xf32>
-  %l0 = tile.splat %zero : tensor<64xf32>
-  %acc0 = tile.splat %zero : tensor<64x512xf32>
-  %r:3 = scf.for %t = %c0 to %n step %c64
-      iter_args(%m = %m0, %l = %l0, %acc = %acc0)
-      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>) {
-    // One load of the KV tile: K is all 576 columns, V the first 512.
-    // Rows past the range load as zero; the mask keeps them out.
-    %kvt8 = tile.load %kv_range[%t, %c0]
-        : !tile.view<?x576xf8E4M3FN> -> tensor<64x576xf8E4M3FN>
-    %kvt = tile.dequant_fp8 %kvt8, %unit : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
-    %v = tensor.extract_slice %kvt[0, 0] [64, 512] [1, 1]
-        : tensor<64x576xbf16> to tensor<64x512xbf16>
-    %key0 = arith.addi %begin, %t : index
-    %keys = tile.range from %key0 : tensor<64xindex>
-    %keys_t = tile.broadcast %keys dims [0] : tensor<64xindex> -> tensor<64x64xindex>
-    %mask = arith.cmpi slt, %keys_t, %row_end_t : tensor<64x64xindex>
-    %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %kvt, %v, %m, %l, %acc
-        scale %score_scale mask %mask : tensor<64x64xi1>
-        : tensor<64x576xbf16>, tensor<64x576xbf16>, tensor<64x512xbf16>
-        -> tensor<64x512xf32>
-    scf.yield %m2, %l2, %acc2 : tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>
-  }
-
-  // o = acc / l; a row that saw no key stores o = 0 and lse = -inf.
-  %zeros = tile.splat %zero : tensor<64x512xf32>
-  %l_rows = tile.broadcast %r#1 dims [1] : tensor<64xf32> -> tensor<64x512xf32>
-  %v_scale = tile.splat %kv_scale0 : tensor<64x512xf32>
-  %acc_scaled = arith.mulf %r#2, %v_scale : tensor<64x512xf32>
-  %o_raw = arith.divf %acc_scaled, %l_rows : tensor<64x512xf32>
-  %no_keys = arith.cmpf oeq, %l_rows, %zeros : tensor<64x512xf32>
-  %o = arith.select %no_keys, %zeros, %o_raw : tensor<64x512xi1>, tensor<64x512xf32>
-
-  // A sequence with one split writes its output here; otherwise the split
-  // goes to its part rows for the combine kernel.
-  %single = arith.cmpi eq, %num_splits, %c1 : index
-  scf.if %single {
-    %out_off = arith.muli %q_begin, %out_row_elems : index
-    %out_seq = tile.view %out[%out_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<bf16> -> !tile.view<?x512xbf16>
-    %o16 = arith.truncf %o : tensor<64x512xf32> to tensor<64x512xbf16>
-    tile.store %o16, %out_seq[%row_begin, %c0] : tensor<64x512xbf16>, !tile.view<?x512xbf16>
-  } else {
-    %log_l = math.log %r#1 : tensor<64xf32>
-    %lse = arith.addf %r#0, %log_l : tensor<64xf32>
-    %part_off = arith.muli %part_row, %c512 : index
-    %part_seq = tile.view %part_out[%part_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<f32> -> !tile.view<?x512xf32>
-    tile.store %o, %part_seq[%row_begin, %c0] : tensor<64x512xf32>, !tile.view<?x512xf32>
-    %lse_seq = tile.view %part_lse[%part_row] sizes [%rows] strides [1]
-        : !tile.ptr<f32> -> !tile.view<?xf32>
-    tile.store %lse, %lse_seq[%row_begin] : tensor<64xf32>, !tile.view<?xf32>
-  }
-  tile.return
-}
-
-// ROUNDTRIP-LABEL: tile.kernel @mla_partial_fp8_h32(
-// ROUNDTRIP: tile.qk_softmax_acc {{.*}} mask %{{.*}} : tensor<64x64xi1> : tensor<64x576xbf16>
-// PRIMS-LABEL: tile.kernel @mla_partial_fp8_h32(
-// PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
-// PRIMS: math.exp
-// PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-tile.kernel @mla_partial_fp8_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<f8E4M3FN>, %kv_scale: !tile.ptr<f32>,
-    %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
-    %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>,
-    %sm_scale: f32)
-    attributes {tile.launch = {role = "mla.partial", kv_dtype = "fp8", heads = 32 : i64,
-                               kv_tile = 64 : i64, block_rows = 64 : i64,
-                               grid = ["work_items", 1, 1]}} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c4 = arith.constant 4 : index
-  %c5 = arith.constant 5 : index
-  %c6 = arith.constant 6 : index
-  %c8 = arith.constant 8 : index
-  %c64 = arith.constant 64 : index
-  %c576 = arith.constant 576 : index
-  %heads = arith.constant 32 : index
-  %q_row_elems = arith.constant 18432 : index
-  %out_row_elems = arith.constant 16384 : index
-  %c512 = arith.constant 512 : index
-  %w = tile.program_id x
-
-  // Work item {seq, kv_begin, kv_end, split, num_splits, row_begin, part_row, 0}.
-  %w0 = arith.muli %w, %c8 : index
-  %w1 = arith.addi %w0, %c1 : index
-  %w2 = arith.addi %w0, %c2 : index
-  %w4 = arith.addi %w0, %c4 : index
-  %w5 = arith.addi %w0, %c5 : index
-  %w6 = arith.addi %w0, %c6 : index
-  %seq_i = tile.load_scalar %work[%w0] : !tile.ptr<i32>
-  %begin_i = tile.load_scalar %work[%w1] : !tile.ptr<i32>
-  %end_i = tile.load_scalar %work[%w2] : !tile.ptr<i32>
-  %num_splits_i = tile.load_scalar %work[%w4] : !tile.ptr<i32>
-  %row_begin_i = tile.load_scalar %work[%w5] : !tile.ptr<i32>
-  %part_row_i = tile.load_scalar %work[%w6] : !tile.ptr<i32>
-  %seq = arith.index_cast %seq_i : i32 to index
-  %begin = arith.index_cast %begin_i : i32 to index
-  %end = arith.index_cast %end_i : i32 to index
-  %num_splits = arith.index_cast %num_splits_i : i32 to index
-  %row_begin = arith.index_cast %row_begin_i : i32 to index
-  %part_row = arith.index_cast %part_row_i : i32 to index
-  %seq_next = arith.addi %seq, %c1 : index
-  %q_begin_i = tile.load_scalar %qo_indptr[%seq] : !tile.ptr<i32>
-  %q_end_i = tile.load_scalar %qo_indptr[%seq_next] : !tile.ptr<i32>
-  %kv_stop_i = tile.load_scalar %kv_indptr[%seq_next] : !tile.ptr<i32>
-  %q_begin = arith.index_cast %q_begin_i : i32 to index
-  %q_end = arith.index_cast %q_end_i : i32 to index
-  %kv_stop = arith.index_cast %kv_stop_i : i32 to index
-  %q_len = arith.subi %q_end, %q_begin : index
-  %rows = arith.muli %q_len, %heads : index
-
-  // The block's query rows r = j * 32 + h of the sequence, all tokens at once.
-  %q_off = arith.muli %q_begin, %q_row_elems : index
-  %q_seq = tile.view %q[%q_off] sizes [%rows, 576] strides [576, 1]
-      : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
-  %qt = tile.load %q_seq[%row_begin, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
-
-  // Causal: token j sees the keys before kv_stop - q_len + 1 + j; the
-  // work item's keys end at kv_end.
-  %rows_r = tile.range from %row_begin : tensor<64xindex>
-  %heads_r = tile.splat %heads : tensor<64xindex>
-  %token = arith.divui %rows_r, %heads_r : tensor<64xindex>
-  %hidden = arith.subi %q_len, %c1 : index
-  %visible0 = arith.subi %kv_stop, %hidden : index
-  %visible0_r = tile.splat %visible0 : tensor<64xindex>
-  %visible = arith.addi %token, %visible0_r : tensor<64xindex>
-  %end_r = tile.splat %end : tensor<64xindex>
-  %row_end = arith.minsi %visible, %end_r : tensor<64xindex>
-  %row_end_t = tile.broadcast %row_end dims [1] : tensor<64xindex> -> tensor<64x64xindex>
-  // fp8 e4m3 values are exact in bf16: dequantize with a unit scale and
-  // apply the tensor scale to the scores and the output instead.
-  %kv_scale0 = tile.load_scalar %kv_scale[%c0] : !tile.ptr<f32>
-  %unit = arith.constant 1.0 : f32
-  %score_scale = arith.mulf %sm_scale, %kv_scale0 : f32
-
-  %n = arith.subi %end, %begin : index
-  %kv_off = arith.muli %begin, %c576 : index
-  %kv_range = tile.view %kv[%kv_off] sizes [%n, 576] strides [576, 1]
-      : !tile.ptr<f8E4M3FN> -> !tile.view<?x576xf8E4M3FN>
-
-  %neg_inf = arith.constant 0xFF800000 : f32
-  %zero = arith.constant 0.0 : f32
-  %m0 = tile.splat %neg_inf : tensor<64xf32>
-  %l0 = tile.splat %zero : tensor<64xf32>
-  %acc0 = tile.splat %zero : tensor<64x512xf32>
-  %r:3 = scf.for %t = %c0 to %n step %c64
-      iter_args(%m = %m0, %l = %l0, %acc = %acc0)
-      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>) {
-    // One load of the KV tile: K is all 576 columns, V the first 512.
-    // Rows past the range load as zero; the mask keeps them out.
-    %kvt8 = tile.load %kv_range[%t, %c0]
-        : !tile.view<?x576xf8E4M3FN> -> tensor<64x576xf8E4M3FN>
-    %kvt = tile.dequant_fp8 %kvt8, %unit : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
-    %v = tensor.extract_slice %kvt[0, 0] [64, 512] [1, 1]
-        : tensor<64x576xbf16> to tensor<64x512xbf16>
-    %key0 = arith.addi %begin, %t : index
-    %keys = tile.range from %key0 : tensor<64xindex>
-    %keys_t = tile.broadcast %keys dims [0] : tensor<64xindex> -> tensor<64x64xindex>
-    %mask = arith.cmpi slt, %keys_t, %row_end_t : tensor<64x64xindex>
-    %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %kvt, %v, %m, %l, %acc
-        scale %score_scale mask %mask : tensor<64x64xi1>
-        : tensor<64x576xbf16>, tensor<64x576xbf16>, tensor<64x512xbf16>
-        -> tensor<64x512xf32>
-    scf.yield %m2, %l2, %acc2 : tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>
-  }
-
-  // o = acc / l; a row that saw no key stores o = 0 and lse = -inf.
-  %zeros = tile.splat %zero : tensor<64x512xf32>
-  %l_rows = tile.broadcast %r#1 dims [1] : tensor<64xf32> -> tensor<64x512xf32>
-  %v_scale = tile.splat %kv_scale0 : tensor<64x512xf32>
-  %acc_scaled = arith.mulf %r#2, %v_scale : tensor<64x512xf32>
-  %o_raw = arith.divf %acc_scaled, %l_rows : tensor<64x512xf32>
-  %no_keys = arith.cmpf oeq, %l_rows, %zeros : tensor<64x512xf32>
-  %o = arith.select %no_keys, %zeros, %o_raw : tensor<64x512xi1>, tensor<64x512xf32>
-
-  // A sequence with one split writes its output here; otherwise the split
-  // goes to its part rows for the combine kernel.
-  %single = arith.cmpi eq, %num_splits, %c1 : index
-  scf.if %single {
-    %out_off = arith.muli %q_begin, %out_row_elems : index
-    %out_seq = tile.view %out[%out_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<bf16> -> !tile.view<?x512xbf16>
-    %o16 = arith.truncf %o : tensor<64x512xf32> to tensor<64x512xbf16>
-    tile.store %o16, %out_seq[%row_begin, %c0] : tensor<64x512xbf16>, !tile.view<?x512xbf16>
-  } else {
-    %log_l = math.log %r#1 : tensor<64xf32>
-    %lse = arith.addf %r#0, %log_l : tensor<64xf32>
-    %part_off = arith.muli %part_row, %c512 : index
-    %part_seq = tile.view %part_out[%part_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<f32> -> !tile.view<?x512xf32>
-    tile.store %o, %part_seq[%row_begin, %c0] : tensor<64x512xf32>, !tile.view<?x512xf32>
-    %lse_seq = tile.view %part_lse[%part_row] sizes [%rows] strides [1]
-        : !tile.ptr<f32> -> !tile.view<?xf32>
-    tile.store %lse, %lse_seq[%row_begin] : tensor<64xf32>, !tile.view<?xf32>
-  }
-  tile.return
-}
-
-// ROUNDTRIP-LABEL: tile.kernel @mla_partial_mxfp4_h16(
-// ROUNDTRIP: tile.qk_softmax_acc {{.*}} mask %{{.*}} : tensor<64x64xi1> : tensor<64x576xbf16>
-// PRIMS-LABEL: tile.kernel @mla_partial_mxfp4_h16(
-// PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
-// PRIMS: math.exp
-// PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-tile.kernel @mla_partial_mxfp4_h16(%q: !tile.ptr<bf16>, %kv: !tile.ptr<i8>, %kv_scale: !tile.ptr<f8E8M0FNU>,
-    %scale_stride: i32,
-    %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
-    %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>,
-    %sm_scale: f32)
-    attributes {tile.launch = {role = "mla.partial", kv_dtype = "mxfp4", heads = 16 : i64,
-                               kv_tile = 64 : i64, block_rows = 64 : i64,
-                               grid = ["work_items", 1, 1]}} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c4 = arith.constant 4 : index
-  %c5 = arith.constant 5 : index
-  %c6 = arith.constant 6 : index
-  %c8 = arith.constant 8 : index
-  %c64 = arith.constant 64 : index
-  %c288 = arith.constant 288 : index
-  %heads = arith.constant 16 : index
-  %q_row_elems = arith.constant 9216 : index
-  %out_row_elems = arith.constant 8192 : index
-  %c512 = arith.constant 512 : index
-  %w = tile.program_id x
-
-  // Work item {seq, kv_begin, kv_end, split, num_splits, row_begin, part_row, 0}.
-  %w0 = arith.muli %w, %c8 : index
-  %w1 = arith.addi %w0, %c1 : index
-  %w2 = arith.addi %w0, %c2 : index
-  %w4 = arith.addi %w0, %c4 : index
-  %w5 = arith.addi %w0, %c5 : index
-  %w6 = arith.addi %w0, %c6 : index
-  %seq_i = tile.load_scalar %work[%w0] : !tile.ptr<i32>
-  %begin_i = tile.load_scalar %work[%w1] : !tile.ptr<i32>
-  %end_i = tile.load_scalar %work[%w2] : !tile.ptr<i32>
-  %num_splits_i = tile.load_scalar %work[%w4] : !tile.ptr<i32>
-  %row_begin_i = tile.load_scalar %work[%w5] : !tile.ptr<i32>
-  %part_row_i = tile.load_scalar %work[%w6] : !tile.ptr<i32>
-  %seq = arith.index_cast %seq_i : i32 to index
-  %begin = arith.index_cast %begin_i : i32 to index
-  %end = arith.index_cast %end_i : i32 to index
-  %num_splits = arith.index_cast %num_splits_i : i32 to index
-  %row_begin = arith.index_cast %row_begin_i : i32 to index
-  %part_row = arith.index_cast %part_row_i : i32 to index
-  %seq_next = arith.addi %seq, %c1 : index
-  %q_begin_i = tile.load_scalar %qo_indptr[%seq] : !tile.ptr<i32>
-  %q_end_i = tile.load_scalar %qo_indptr[%seq_next] : !tile.ptr<i32>
-  %kv_stop_i = tile.load_scalar %kv_indptr[%seq_next] : !tile.ptr<i32>
-  %q_begin = arith.index_cast %q_begin_i : i32 to index
-  %q_end = arith.index_cast %q_end_i : i32 to index
-  %kv_stop = arith.index_cast %kv_stop_i : i32 to index
-  %q_len = arith.subi %q_end, %q_begin : index
-  %rows = arith.muli %q_len, %heads : index
-
-  // The block's query rows r = j * 16 + h of the sequence, all tokens at once.
-  %q_off = arith.muli %q_begin, %q_row_elems : index
-  %q_seq = tile.view %q[%q_off] sizes [%rows, 576] strides [576, 1]
-      : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
-  %qt = tile.load %q_seq[%row_begin, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
-
-  // Causal: token j sees the keys before kv_stop - q_len + 1 + j; the
-  // work item's keys end at kv_end.
-  %rows_r = tile.range from %row_begin : tensor<64xindex>
-  %heads_r = tile.splat %heads : tensor<64xindex>
-  %token = arith.divui %rows_r, %heads_r : tensor<64xindex>
-  %hidden = arith.subi %q_len, %c1 : index
-  %visible0 = arith.subi %kv_stop, %hidden : index
-  %visible0_r = tile.splat %visible0 : tensor<64xindex>
-  %visible = arith.addi %token, %visible0_r : tensor<64xindex>
-  %end_r = tile.splat %end : tensor<64xindex>
-  %row_end = arith.minsi %visible, %end_r : tensor<64xindex>
-  %row_end_t = tile.broadcast %row_end dims [1] : tensor<64xindex> -> tensor<64x64xindex>
-
-  %n = arith.subi %end, %begin : index
-  %kv_off = arith.muli %begin, %c288 : index
-  %kv_range = tile.view %kv[%kv_off] sizes [%n, 288] strides [288, 1]
-      : !tile.ptr<i8> -> !tile.view<?x288xi8>
-  %stride = arith.index_cast %scale_stride : i32 to index
-  %scale_off = arith.muli %begin, %stride : index
-  %scale_range = tile.view %kv_scale[%scale_off] sizes [%n, 18] strides [%stride, 1]
-      : !tile.ptr<f8E8M0FNU> -> !tile.view<?x18xf8E8M0FNU>
-
-  %neg_inf = arith.constant 0xFF800000 : f32
-  %zero = arith.constant 0.0 : f32
-  %m0 = tile.splat %neg_inf : tensor<64xf32>
-  %l0 = tile.splat %zero : tensor<64xf32>
-  %acc0 = tile.splat %zero : tensor<64x512xf32>
-  %r:3 = scf.for %t = %c0 to %n step %c64
-      iter_args(%m = %m0, %l = %l0, %acc = %acc0)
-      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>) {
-    // One load of the KV tile (packed values and their scales): K is all
-    // 576 columns, V the first 512. Rows past the range load as zero; the
-    // mask keeps them out.
-    %kvp = tile.load %kv_range[%t, %c0] : !tile.view<?x288xi8> -> tensor<64x288xi8>
-    %kvs = tile.load %scale_range[%t, %c0]
-        : !tile.view<?x18xf8E8M0FNU> -> tensor<64x18xf8E8M0FNU>
-    %kvt = tile.dequant_mx %kvp, %kvs
-        : tensor<64x288xi8>, tensor<64x18xf8E8M0FNU> -> tensor<64x576xbf16>
-    %v = tensor.extract_slice %kvt[0, 0] [64, 512] [1, 1]
-        : tensor<64x576xbf16> to tensor<64x512xbf16>
-    %key0 = arith.addi %begin, %t : index
-    %keys = tile.range from %key0 : tensor<64xindex>
-    %keys_t = tile.broadcast %keys dims [0] : tensor<64xindex> -> tensor<64x64xindex>
-    %mask = arith.cmpi slt, %keys_t, %row_end_t : tensor<64x64xindex>
-    %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %kvt, %v, %m, %l, %acc
-        scale %sm_scale mask %mask : tensor<64x64xi1>
-        : tensor<64x576xbf16>, tensor<64x576xbf16>, tensor<64x512xbf16>
-        -> tensor<64x512xf32>
-    scf.yield %m2, %l2, %acc2 : tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>
-  }
-
-  // o = acc / l; a row that saw no key stores o = 0 and lse = -inf.
-  %zeros = tile.splat %zero : tensor<64x512xf32>
-  %l_rows = tile.broadcast %r#1 dims [1] : tensor<64xf32> -> tensor<64x512xf32>
-  %o_raw = arith.divf %r#2, %l_rows : tensor<64x512xf32>
-  %no_keys = arith.cmpf oeq, %l_rows, %zeros : tensor<64x512xf32>
-  %o = arith.select %no_keys, %zeros, %o_raw : tensor<64x512xi1>, tensor<64x512xf32>
-
-  // A sequence with one split writes its output here; otherwise the split
-  // goes to its part rows for the combine kernel.
-  %single = arith.cmpi eq, %num_splits, %c1 : index
-  scf.if %single {
-    %out_off = arith.muli %q_begin, %out_row_elems : index
-    %out_seq = tile.view %out[%out_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<bf16> -> !tile.view<?x512xbf16>
-    %o16 = arith.truncf %o : tensor<64x512xf32> to tensor<64x512xbf16>
-    tile.store %o16, %out_seq[%row_begin, %c0] : tensor<64x512xbf16>, !tile.view<?x512xbf16>
-  } else {
-    %log_l = math.log %r#1 : tensor<64xf32>
-    %lse = arith.addf %r#0, %log_l : tensor<64xf32>
-    %part_off = arith.muli %part_row, %c512 : index
-    %part_seq = tile.view %part_out[%part_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<f32> -> !tile.view<?x512xf32>
-    tile.store %o, %part_seq[%row_begin, %c0] : tensor<64x512xf32>, !tile.view<?x512xf32>
-    %lse_seq = tile.view %part_lse[%part_row] sizes [%rows] strides [1]
-        : !tile.ptr<f32> -> !tile.view<?xf32>
-    tile.store %lse, %lse_seq[%row_begin] : tensor<64xf32>, !tile.view<?xf32>
-  }
-  tile.return
-}
-
-// ROUNDTRIP-LABEL: tile.kernel @mla_partial_mxfp4_h32(
-// ROUNDTRIP: tile.qk_softmax_acc {{.*}} mask %{{.*}} : tensor<64x64xi1> : tensor<64x576xbf16>
-// PRIMS-LABEL: tile.kernel @mla_partial_mxfp4_h32(
-// PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
-// PRIMS: math.exp
-// PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
-tile.kernel @mla_partial_mxfp4_h32(%q: !tile.ptr<bf16>, %kv: !tile.ptr<i8>, %kv_scale: !tile.ptr<f8E8M0FNU>,
-    %scale_stride: i32,
-    %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
-    %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>,
-    %sm_scale: f32)
-    attributes {tile.launch = {role = "mla.partial", kv_dtype = "mxfp4", heads = 32 : i64,
-                               kv_tile = 64 : i64, block_rows = 64 : i64,
-                               grid = ["work_items", 1, 1]}} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c4 = arith.constant 4 : index
-  %c5 = arith.constant 5 : index
-  %c6 = arith.constant 6 : index
-  %c8 = arith.constant 8 : index
-  %c64 = arith.constant 64 : index
-  %c288 = arith.constant 288 : index
-  %heads = arith.constant 32 : index
-  %q_row_elems = arith.constant 18432 : index
-  %out_row_elems = arith.constant 16384 : index
-  %c512 = arith.constant 512 : index
-  %w = tile.program_id x
-
-  // Work item {seq, kv_begin, kv_end, split, num_splits, row_begin, part_row, 0}.
-  %w0 = arith.muli %w, %c8 : index
-  %w1 = arith.addi %w0, %c1 : index
-  %w2 = arith.addi %w0, %c2 : index
-  %w4 = arith.addi %w0, %c4 : index
-  %w5 = arith.addi %w0, %c5 : index
-  %w6 = arith.addi %w0, %c6 : index
-  %seq_i = tile.load_scalar %work[%w0] : !tile.ptr<i32>
-  %begin_i = tile.load_scalar %work[%w1] : !tile.ptr<i32>
-  %end_i = tile.load_scalar %work[%w2] : !tile.ptr<i32>
-  %num_splits_i = tile.load_scalar %work[%w4] : !tile.ptr<i32>
-  %row_begin_i = tile.load_scalar %work[%w5] : !tile.ptr<i32>
-  %part_row_i = tile.load_scalar %work[%w6] : !tile.ptr<i32>
-  %seq = arith.index_cast %seq_i : i32 to index
-  %begin = arith.index_cast %begin_i : i32 to index
-  %end = arith.index_cast %end_i : i32 to index
-  %num_splits = arith.index_cast %num_splits_i : i32 to index
-  %row_begin = arith.index_cast %row_begin_i : i32 to index
-  %part_row = arith.index_cast %part_row_i : i32 to index
-  %seq_next = arith.addi %seq, %c1 : index
-  %q_begin_i = tile.load_scalar %qo_indptr[%seq] : !tile.ptr<i32>
-  %q_end_i = tile.load_scalar %qo_indptr[%seq_next] : !tile.ptr<i32>
-  %kv_stop_i = tile.load_scalar %kv_indptr[%seq_next] : !tile.ptr<i32>
-  %q_begin = arith.index_cast %q_begin_i : i32 to index
-  %q_end = arith.index_cast %q_end_i : i32 to index
-  %kv_stop = arith.index_cast %kv_stop_i : i32 to index
-  %q_len = arith.subi %q_end, %q_begin : index
-  %rows = arith.muli %q_len, %heads : index
-
-  // The block's query rows r = j * 32 + h of the sequence, all tokens at once.
-  %q_off = arith.muli %q_begin, %q_row_elems : index
-  %q_seq = tile.view %q[%q_off] sizes [%rows, 576] strides [576, 1]
-      : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
-  %qt = tile.load %q_seq[%row_begin, %c0] : !tile.view<?x576xbf16> -> tensor<64x576xbf16>
-
-  // Causal: token j sees the keys before kv_stop - q_len + 1 + j; the
-  // work item's keys end at kv_end.
-  %rows_r = tile.range from %row_begin : tensor<64xindex>
-  %heads_r = tile.splat %heads : tensor<64xindex>
-  %token = arith.divui %rows_r, %heads_r : tensor<64xindex>
-  %hidden = arith.subi %q_len, %c1 : index
-  %visible0 = arith.subi %kv_stop, %hidden : index
-  %visible0_r = tile.splat %visible0 : tensor<64xindex>
-  %visible = arith.addi %token, %visible0_r : tensor<64xindex>
-  %end_r = tile.splat %end : tensor<64xindex>
-  %row_end = arith.minsi %visible, %end_r : tensor<64xindex>
-  %row_end_t = tile.broadcast %row_end dims [1] : tensor<64xindex> -> tensor<64x64xindex>
-
-  %n = arith.subi %end, %begin : index
-  %kv_off = arith.muli %begin, %c288 : index
-  %kv_range = tile.view %kv[%kv_off] sizes [%n, 288] strides [288, 1]
-      : !tile.ptr<i8> -> !tile.view<?x288xi8>
-  %stride = arith.index_cast %scale_stride : i32 to index
-  %scale_off = arith.muli %begin, %stride : index
-  %scale_range = tile.view %kv_scale[%scale_off] sizes [%n, 18] strides [%stride, 1]
-      : !tile.ptr<f8E8M0FNU> -> !tile.view<?x18xf8E8M0FNU>
-
-  %neg_inf = arith.constant 0xFF800000 : f32
-  %zero = arith.constant 0.0 : f32
-  %m0 = tile.splat %neg_inf : tensor<64xf32>
-  %l0 = tile.splat %zero : tensor<64xf32>
-  %acc0 = tile.splat %zero : tensor<64x512xf32>
-  %r:3 = scf.for %t = %c0 to %n step %c64
-      iter_args(%m = %m0, %l = %l0, %acc = %acc0)
-      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>) {
-    // One load of the KV tile (packed values and their scales): K is all
-    // 576 columns, V the first 512. Rows past the range load as zero; the
-    // mask keeps them out.
-    %kvp = tile.load %kv_range[%t, %c0] : !tile.view<?x288xi8> -> tensor<64x288xi8>
-    %kvs = tile.load %scale_range[%t, %c0]
-        : !tile.view<?x18xf8E8M0FNU> -> tensor<64x18xf8E8M0FNU>
-    %kvt = tile.dequant_mx %kvp, %kvs
-        : tensor<64x288xi8>, tensor<64x18xf8E8M0FNU> -> tensor<64x576xbf16>
-    %v = tensor.extract_slice %kvt[0, 0] [64, 512] [1, 1]
-        : tensor<64x576xbf16> to tensor<64x512xbf16>
-    %key0 = arith.addi %begin, %t : index
-    %keys = tile.range from %key0 : tensor<64xindex>
-    %keys_t = tile.broadcast %keys dims [0] : tensor<64xindex> -> tensor<64x64xindex>
-    %mask = arith.cmpi slt, %keys_t, %row_end_t : tensor<64x64xindex>
-    %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %kvt, %v, %m, %l, %acc
-        scale %sm_scale mask %mask : tensor<64x64xi1>
-        : tensor<64x576xbf16>, tensor<64x576xbf16>, tensor<64x512xbf16>
-        -> tensor<64x512xf32>
-    scf.yield %m2, %l2, %acc2 : tensor<64xf32>, tensor<64xf32>, tensor<64x512xf32>
-  }
-
-  // o = acc / l; a row that saw no key stores o = 0 and lse = -inf.
-  %zeros = tile.splat %zero : tensor<64x512xf32>
-  %l_rows = tile.broadcast %r#1 dims [1] : tensor<64xf32> -> tensor<64x512xf32>
-  %o_raw = arith.divf %r#2, %l_rows : tensor<64x512xf32>
-  %no_keys = arith.cmpf oeq, %l_rows, %zeros : tensor<64x512xf32>
-  %o = arith.select %no_keys, %zeros, %o_raw : tensor<64x512xi1>, tensor<64x512xf32>
-
-  // A sequence with one split writes its output here; otherwise the split
-  // goes to its part rows for the combine kernel.
-  %single = arith.cmpi eq, %num_splits, %c1 : index
-  scf.if %single {
-    %out_off = arith.muli %q_begin, %out_row_elems : index
-    %out_seq = tile.view %out[%out_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<bf16> -> !tile.view<?x512xbf16>
-    %o16 = arith.truncf %o : tensor<64x512xf32> to tensor<64x512xbf16>
-    tile.store %o16, %out_seq[%row_begin, %c0] : tensor<64x512xbf16>, !tile.view<?x512xbf16>
-  } else {
-    %log_l = math.log %r#1 : tensor<64xf32>
-    %lse = arith.addf %r#0, %log_l : tensor<64xf32>
-    %part_off = arith.muli %part_row, %c512 : index
-    %part_seq = tile.view %part_out[%part_off] sizes [%rows, 512] strides [512, 1]
-        : !tile.ptr<f32> -> !tile.view<?x512xf32>
-    tile.store %o, %part_seq[%row_begin, %c0] : tensor<64x512xf32>, !tile.view<?x512xf32>
-    %lse_seq = tile.view %part_lse[%part_row] sizes [%rows] strides [1]
-        : !tile.ptr<f32> -> !tile.view<?xf32>
-    tile.store %lse, %lse_seq[%row_begin] : tensor<64xf32>, !tile.view<?xf32>
-  }
-  tile.return
-}
-
-// ROUNDTRIP-LABEL: tile.kernel @mla_combine(
+// ROUNDTRIP-LABEL: tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64, WAVES: i64 = 4>
+// ROUNDTRIP-SAME: %kv: !tile.ptr<!tile.switch<KV, {bf16 = bf16, fp8 = f8E4M3FN, mxfp4 = i8}>>
+// ROUNDTRIP-SAME: tile.instances = {H = [16, 32, 48, 64, 80, 96, 112, 128], KV = ["bf16", "fp8", "mxfp4"]}
 // ROUNDTRIP: scf.for
-// ROUNDTRIP: arith.maximumf
+// ROUNDTRIP: tile.call @load_kv
+// ROUNDTRIP: tile.qk_softmax_acc {{.*}} mask %{{.*}} : tensor<?x?xi1, #tile.dims<[BLOCK_M, BLOCK_N]>> : tensor<?x576xbf16, #tile.dims<[BLOCK_M, 576]>>, tensor<?x576xbf16, #tile.dims<[BLOCK_N, 576]>> -> tensor<?x512xf32, #tile.dims<[BLOCK_M, 512]>>
+// PRIMS-LABEL: tile.kernel @mla_partial_bf16_h16(
+// PRIMS-SAME: %kv: !tile.ptr<bf16>, %qo_indptr: !tile.ptr<i32>,
+// PRIMS-SAME: block_rows = 64 : i64, grid = ["work_items", 1, 1], heads = 16 : i64, kv_dtype = "bf16", kv_tile = 64 : i64, role = "mla.partial", waves = 4 : i64
+// PRIMS: arith.constant dense<16> : tensor<64xindex>
+// PRIMS: scf.for
+// PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
+// PRIMS: math.exp
+// PRIMS: tile.dot {{.*}} : tensor<64x64xbf16>, tensor<64x512xbf16> -> tensor<64x512xf32>
+// PRIMS-LABEL: tile.kernel @mla_partial_fp8_h64(
+// PRIMS-SAME: %kv: !tile.ptr<f8E4M3FN>, %kv_scale: !tile.ptr<f32>, %qo_indptr: !tile.ptr<i32>,
+// PRIMS: arith.constant dense<64> : tensor<64xindex>
+// PRIMS: tile.load_scalar %kv_scale[%{{.*}}] : !tile.ptr<f32>
+// PRIMS: scf.for
+// PRIMS: tile.dequant_fp8 {{.*}} : tensor<64x576xf8E4M3FN> -> tensor<64x576xbf16>
+// PRIMS-LABEL: tile.kernel @mla_partial_mxfp4_h128(
+// PRIMS-SAME: %kv: !tile.ptr<i8>, %kv_scale: !tile.ptr<f8E8M0FNU>, %scale_stride: i32,
+// PRIMS: arith.constant dense<128> : tensor<64xindex>
+// PRIMS: scf.for
+// PRIMS: tile.dequant_mx {{.*}} : tensor<64x288xi8>, tensor<64x18xf8E8M0FNU> -> tensor<64x576xbf16>
+tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
+                         WAVES: i64 = 4>(
+    %q: !tile.ptr<bf16>, %kv: !tile.ptr<!kv>, %kv_scale: !tile.ptr<!scale>,
+    %scale_stride: !stride, %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
+    %work: !tile.ptr<i32>, %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>,
+    %out: !tile.ptr<bf16>, %sm_scale: f32)
+    attributes {tile.instances = {KV = ["bf16", "fp8", "mxfp4"],
+                                  H = [16, 32, 48, 64, 80, 96, 112, 128]},
+                tile.launch = {role = "mla.partial", kv_dtype = #tile.param<"KV">,
+                               heads = #tile.param<"H">, kv_tile = #tile.param<"BLOCK_N">,
+                               block_rows = #tile.param<"BLOCK_M">,
+                               waves = #tile.param<"WAVES">, grid = ["work_items", 1, 1]}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c576 = arith.constant 576 : index
+  %heads = tile.param "H" : index
+  %block_n = tile.param "BLOCK_N" : index
+  %w = tile.program_id x
+  %seq, %kv_begin, %kv_end, %split, %num_splits, %row_begin, %part_row, %pad =
+      tile.call @item(%work, %w) : (!tile.ptr<i32>, index)
+      -> (index, index, index, index, index, index, index, index)
+  %seq_next = arith.addi %seq, %c1 : index
+  %q_begin = tile.call @load_index(%qo_indptr, %seq) : (!tile.ptr<i32>, index) -> index
+  %q_end = tile.call @load_index(%qo_indptr, %seq_next) : (!tile.ptr<i32>, index) -> index
+  %kv_stop = tile.call @load_index(%kv_indptr, %seq_next) : (!tile.ptr<i32>, index) -> index
+  %q_len = arith.subi %q_end, %q_begin : index
+
+  // The block's query rows: row %row_begin of the sequence is row %first of
+  // q and out viewed as [total_q * H, ...], and %left of the sequence's
+  // rows start there.
+  %seq_rows = arith.muli %q_len, %heads : index
+  %seq_first = arith.muli %q_begin, %heads : index
+  %first = arith.addi %seq_first, %row_begin : index
+  %left = arith.subi %seq_rows, %row_begin : index
+  %q_off = arith.muli %first, %c576 : index
+  %q_rows = tile.view %q[%q_off] sizes [%left, 576] strides [576, 1]
+      : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
+  %qt = tile.load %q_rows[%c0, %c0] : !tile.view<?x576xbf16> -> !q_tile
+  %row_end = tile.call @visible_end(%row_begin, %q_len, %kv_stop, %kv_end)
+      : (index, index, index, index) -> !row_ids
+  %row_end_t = tile.broadcast %row_end dims [1] : !row_ids -> !score_ids
+
+  // fp8 tiles load without their tensor scale (@load_kv): it multiplies
+  // the scores and the output instead.
+  %tensor_scale = tile.call @tensor_scale(%kv_scale) : (!tile.ptr<!scale>) -> f32
+  %score_scale = arith.mulf %sm_scale, %tensor_scale : f32
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %m0 = tile.splat %neg_inf : !rows
+  %l0 = tile.splat %zero : !rows
+  %acc0 = tile.splat %zero : !o_tile
+  %n = arith.subi %kv_end, %kv_begin : index
+  %r:3 = scf.for %t = %c0 to %n step %block_n
+      iter_args(%m = %m0, %l = %l0, %acc = %acc0) -> (!rows, !rows, !o_tile) {
+    // One load of the KV tile: K is all its 576 columns, V the first 512.
+    // Keys past the range load as zero; the mask keeps them out.
+    %kvt = tile.call @load_kv(%kv, %kv_scale, %scale_stride, %kv_begin, %kv_end, %t)
+        : (!tile.ptr<!kv>, !tile.ptr<!scale>, !stride, index, index, index) -> !kv_tile
+    %key0 = arith.addi %kv_begin, %t : index
+    %keys = tile.range from %key0 : !key_ids
+    %keys_t = tile.broadcast %keys dims [0] : !key_ids -> !score_ids
+    %mask = arith.cmpi slt, %keys_t, %row_end_t : !score_ids
+    %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %kvt, %m, %l, %acc
+        scale %score_scale mask %mask : !score_mask : !q_tile, !kv_tile -> !o_tile
+    scf.yield %m2, %l2, %acc2 : !rows, !rows, !o_tile
+  }
+  %o_unit = tile.call @normalize(%r#2, %r#1) : (!o_tile, !rows) -> !o_tile
+  %v_scale = tile.splat %tensor_scale : !o_tile
+  %o = arith.mulf %o_unit, %v_scale : !o_tile
+
+  // A sequence with one split writes its output rows; otherwise the split
+  // goes to its part rows for the combine kernel.
+  %single = arith.cmpi eq, %num_splits, %c1 : index
+  scf.if %single {
+    tile.call @store_out(%out, %o, %first, %left)
+        : (!tile.ptr<bf16>, !o_tile, index, index) -> ()
+  } else {
+    %part_first = arith.addi %part_row, %row_begin : index
+    tile.call @store_part(%part_out, %part_lse, %o, %r#0, %r#1, %part_first, %left)
+        : (!tile.ptr<f32>, !tile.ptr<f32>, !o_tile, !rows, !rows, index, index) -> ()
+  }
+  tile.return
+}
+
+// ROUNDTRIP-LABEL: tile.kernel @mla_combine<BLOCK_M: i64 = 16, WAVES: i64 = 4>
+// ROUNDTRIP: scf.for
+// ROUNDTRIP: tile.call @merge
 // PRIMS-LABEL: tile.kernel @mla_combine(
 // PRIMS: scf.for
 // PRIMS: math.exp
-tile.kernel @mla_combine(%part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>,
-    %combine: !tile.ptr<i32>, %out: !tile.ptr<bf16>)
-    attributes {tile.launch = {role = "mla.combine", block_rows = 16 : i64,
+// PRIMS: arith.truncf {{.*}} : tensor<16x512xf32> to tensor<16x512xbf16>
+tile.kernel @mla_combine<BLOCK_M: i64 = 16, WAVES: i64 = 4>(
+    %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %combine: !tile.ptr<i32>,
+    %out: !tile.ptr<bf16>)
+    attributes {tile.launch = {role = "mla.combine", block_rows = #tile.param<"BLOCK_M">,
+                               waves = #tile.param<"WAVES">,
                                grid = ["combine_items", 1, 1]}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
-  %c4 = arith.constant 4 : index
-  %c8 = arith.constant 8 : index
   %c512 = arith.constant 512 : index
   %i = tile.program_id x
+  %part_row, %out_row, %rows, %num_splits, %split_stride, %pad:3 =
+      tile.call @item(%combine, %i) : (!tile.ptr<i32>, index)
+      -> (index, index, index, index, index, index, index, index)
 
-  // Combine item {part_row, out_row, rows, num_splits, split_stride, 0, 0, 0}.
-  %i0 = arith.muli %i, %c8 : index
-  %i1 = arith.addi %i0, %c1 : index
-  %i2 = arith.addi %i0, %c2 : index
-  %i3 = arith.addi %i0, %c3 : index
-  %i4 = arith.addi %i0, %c4 : index
-  %part_row_i = tile.load_scalar %combine[%i0] : !tile.ptr<i32>
-  %out_row_i = tile.load_scalar %combine[%i1] : !tile.ptr<i32>
-  %rows_i = tile.load_scalar %combine[%i2] : !tile.ptr<i32>
-  %num_splits_i = tile.load_scalar %combine[%i3] : !tile.ptr<i32>
-  %stride_i = tile.load_scalar %combine[%i4] : !tile.ptr<i32>
-  %part_row = arith.index_cast %part_row_i : i32 to index
-  %out_row = arith.index_cast %out_row_i : i32 to index
-  %rows = arith.index_cast %rows_i : i32 to index
-  %num_splits = arith.index_cast %num_splits_i : i32 to index
-  %stride = arith.index_cast %stride_i : i32 to index
-
-  // A running log-sum-exp over the rows' actual splits: (m, w, acc) is the
-  // merge so far, scaled by exp(-m).
+  // A running log-sum-exp over the rows' actual splits. Rows past %rows
+  // load lse = -inf: they stay empty.
   %neg_inf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
-  %neg_infs = tile.splat %neg_inf : tensor<16xf32>
-  %zero_rows = tile.splat %zero : tensor<16xf32>
-  %zeros = tile.splat %zero : tensor<16x512xf32>
+  %m0 = tile.splat %neg_inf : !rows
+  %w0 = tile.splat %zero : !rows
+  %acc0 = tile.splat %zero : !o_tile
   %r:3 = scf.for %s = %c0 to %num_splits step %c1
-      iter_args(%m = %neg_infs, %w = %zero_rows, %acc = %zeros)
-      -> (tensor<16xf32>, tensor<16xf32>, tensor<16x512xf32>) {
-    %skip = arith.muli %s, %stride : index
-    %row0 = arith.addi %part_row, %skip : index
-    %lse_v = tile.view %part_lse[%row0] sizes [%rows] strides [1]
+      iter_args(%m = %m0, %w = %w0, %acc = %acc0) -> (!rows, !rows, !o_tile) {
+    %skip = arith.muli %s, %split_stride : index
+    %row = arith.addi %part_row, %skip : index
+    %lse_rows = tile.view %part_lse[%row] sizes [%rows] strides [1]
         : !tile.ptr<f32> -> !tile.view<?xf32>
-    %lse = tile.load %lse_v[%c0] pad %neg_inf : !tile.view<?xf32> -> tensor<16xf32>
-    %o_off = arith.muli %row0, %c512 : index
-    %o_v = tile.view %part_out[%o_off] sizes [%rows, 512] strides [512, 1]
+    %lse = tile.load %lse_rows[%c0] pad %neg_inf : !tile.view<?xf32> -> !rows
+    %o_off = arith.muli %row, %c512 : index
+    %o_rows = tile.view %part_out[%o_off] sizes [%rows, 512] strides [512, 1]
         : !tile.ptr<f32> -> !tile.view<?x512xf32>
-    %o = tile.load %o_v[%c0, %c0] : !tile.view<?x512xf32> -> tensor<16x512xf32>
-    // Rows still at -inf use 0 as reference, so exp never sees -inf - -inf;
-    // an empty split (lse = -inf) gets weight 0.
-    %m2 = arith.maximumf %m, %lse : tensor<16xf32>
-    %empty = arith.cmpf oeq, %m2, %neg_infs : tensor<16xf32>
-    %ref = arith.select %empty, %zero_rows, %m2 : tensor<16xi1>, tensor<16xf32>
-    %old = arith.subf %m, %ref : tensor<16xf32>
-    %alpha = math.exp %old : tensor<16xf32>
-    %new = arith.subf %lse, %ref : tensor<16xf32>
-    %beta = math.exp %new : tensor<16xf32>
-    %w_old = arith.mulf %w, %alpha : tensor<16xf32>
-    %w2 = arith.addf %w_old, %beta : tensor<16xf32>
-    %alpha_t = tile.broadcast %alpha dims [1] : tensor<16xf32> -> tensor<16x512xf32>
-    %beta_t = tile.broadcast %beta dims [1] : tensor<16xf32> -> tensor<16x512xf32>
-    %acc_old = arith.mulf %acc, %alpha_t : tensor<16x512xf32>
-    %o_new = arith.mulf %o, %beta_t : tensor<16x512xf32>
-    %acc2 = arith.addf %acc_old, %o_new : tensor<16x512xf32>
-    scf.yield %m2, %w2, %acc2 : tensor<16xf32>, tensor<16xf32>, tensor<16x512xf32>
+    %o = tile.load %o_rows[%c0, %c0] : !tile.view<?x512xf32> -> !o_tile
+    %m2, %w2, %acc2 = tile.call @merge(%m, %w, %acc, %lse, %o)
+        : (!rows, !rows, !o_tile, !rows, !o_tile) -> (!rows, !rows, !o_tile)
+    scf.yield %m2, %w2, %acc2 : !rows, !rows, !o_tile
   }
-
-  // Rows whose splits are all empty are zero.
-  %w_t = tile.broadcast %r#1 dims [1] : tensor<16xf32> -> tensor<16x512xf32>
-  %merged = arith.divf %r#2, %w_t : tensor<16x512xf32>
-  %none = arith.cmpf oeq, %w_t, %zeros : tensor<16x512xf32>
-  %result = arith.select %none, %zeros, %merged : tensor<16x512xi1>, tensor<16x512xf32>
-  %result16 = arith.truncf %result : tensor<16x512xf32> to tensor<16x512xbf16>
-  %out_off = arith.muli %out_row, %c512 : index
-  %out_v = tile.view %out[%out_off] sizes [%rows, 512] strides [512, 1]
-      : !tile.ptr<bf16> -> !tile.view<?x512xbf16>
-  tile.store %result16, %out_v[%c0, %c0] : tensor<16x512xbf16>, !tile.view<?x512xbf16>
+  %merged = tile.call @normalize(%r#2, %r#1) : (!o_tile, !rows) -> !o_tile
+  tile.call @store_out(%out, %merged, %out_row, %rows)
+      : (!tile.ptr<bf16>, !o_tile, index, index) -> ()
   tile.return
 }
+
+//===----------------------------------------------------------------------===//
+// Helpers (inlined into each instance)
+//===----------------------------------------------------------------------===//
+
+/// Element %i of an i32 array, as an index.
+tile.func @load_index(%array: !tile.ptr<i32>, %i: index) -> index {
+  %v = tile.load_scalar %array[%i] : !tile.ptr<i32>
+  %x = arith.index_cast %v : i32 to index
+  tile.return %x : index
+}
+
+/// Row %i of an [items, 8] i32 table (work items, combine items).
+tile.func @item(%table: !tile.ptr<i32>, %i: index)
+    -> (index, index, index, index, index, index, index, index) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a0 = arith.muli %i, %c8 : index
+  %a1 = arith.addi %a0, %c1 : index
+  %a2 = arith.addi %a1, %c1 : index
+  %a3 = arith.addi %a2, %c1 : index
+  %a4 = arith.addi %a3, %c1 : index
+  %a5 = arith.addi %a4, %c1 : index
+  %a6 = arith.addi %a5, %c1 : index
+  %a7 = arith.addi %a6, %c1 : index
+  %f0 = tile.call @load_index(%table, %a0) : (!tile.ptr<i32>, index) -> index
+  %f1 = tile.call @load_index(%table, %a1) : (!tile.ptr<i32>, index) -> index
+  %f2 = tile.call @load_index(%table, %a2) : (!tile.ptr<i32>, index) -> index
+  %f3 = tile.call @load_index(%table, %a3) : (!tile.ptr<i32>, index) -> index
+  %f4 = tile.call @load_index(%table, %a4) : (!tile.ptr<i32>, index) -> index
+  %f5 = tile.call @load_index(%table, %a5) : (!tile.ptr<i32>, index) -> index
+  %f6 = tile.call @load_index(%table, %a6) : (!tile.ptr<i32>, index) -> index
+  %f7 = tile.call @load_index(%table, %a7) : (!tile.ptr<i32>, index) -> index
+  tile.return %f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7
+      : index, index, index, index, index, index, index, index
+}
+
+/// The causal rule for the block's rows r = j * H + h of a sequence with
+/// %q_len queries whose keys end at %kv_stop: token j sees the keys before
+/// %kv_stop - %q_len + 1 + j, and the work item's keys end at %kv_end.
+tile.func @visible_end(%row_begin: index, %q_len: index, %kv_stop: index,
+                       %kv_end: index) -> !row_ids {
+  %c1 = arith.constant 1 : index
+  %heads = tile.param "H" : index
+  %rows = tile.range from %row_begin : !row_ids
+  %heads_r = tile.splat %heads : !row_ids
+  %token = arith.divui %rows, %heads_r : !row_ids
+  %hidden = arith.subi %q_len, %c1 : index
+  %visible0 = arith.subi %kv_stop, %hidden : index
+  %visible0_r = tile.splat %visible0 : !row_ids
+  %visible = arith.addi %token, %visible0_r : !row_ids
+  %kv_end_r = tile.splat %kv_end : !row_ids
+  %row_end = arith.minsi %visible, %kv_end_r : !row_ids
+  tile.return %row_end : !row_ids
+}
+
+/// The per-tensor scale of an fp8 cache, 1 for the other formats.
+tile.func @tensor_scale(%kv_scale: !tile.ptr<!scale>) -> f32 {
+  %s = tile.static_switch "KV" -> f32 {
+  case "fp8" {
+    %c0 = arith.constant 0 : index
+    %fp8_scale = tile.load_scalar %kv_scale[%c0] : !tile.ptr<!scale>
+    tile.yield %fp8_scale : !scale
+  }
+  default {
+    %one = arith.constant 1.0 : f32
+    tile.yield %one : f32
+  }
+  }
+  tile.return %s : f32
+}
+
+/// Tile %t of the KV rows [%begin, %end) as bf16; rows past %end are zero.
+/// fp8 and E2M1 values times E8M0 scales are exact in bf16; the fp8 tensor
+/// scale is left to the scores and the output (@tensor_scale).
+tile.func @load_kv(%kv: !tile.ptr<!kv>, %kv_scale: !tile.ptr<!scale>,
+                   %scale_stride: !stride, %begin: index, %end: index,
+                   %t: index) -> !kv_tile {
+  %c0 = arith.constant 0 : index
+  %c288 = arith.constant 288 : index
+  %c576 = arith.constant 576 : index
+  %n = arith.subi %end, %begin : index
+  %kvt = tile.static_switch "KV" -> !kv_tile {
+  case "bf16" {
+    %off = arith.muli %begin, %c576 : index
+    %kv_rows = tile.view %kv[%off] sizes [%n, 576] strides [576, 1]
+        : !tile.ptr<!kv> -> !tile.view<?x576x!kv>
+    %k = tile.load %kv_rows[%t, %c0] : !tile.view<?x576x!kv> -> !kv_raw
+    tile.yield %k : !kv_raw
+  }
+  case "fp8" {
+    %off = arith.muli %begin, %c576 : index
+    %kv_rows = tile.view %kv[%off] sizes [%n, 576] strides [576, 1]
+        : !tile.ptr<!kv> -> !tile.view<?x576x!kv>
+    %k8 = tile.load %kv_rows[%t, %c0] : !tile.view<?x576x!kv> -> !kv_raw
+    %one = arith.constant 1.0 : f32
+    %k = tile.dequant_fp8 %k8, %one : !kv_raw -> !kv_tile
+    tile.yield %k : !kv_tile
+  }
+  case "mxfp4" {
+    %off = arith.muli %begin, %c288 : index
+    %kv_rows = tile.view %kv[%off] sizes [%n, 288] strides [288, 1]
+        : !tile.ptr<!kv> -> !tile.view<?x288x!kv>
+    %stride_i = tile.resolve %scale_stride : !stride -> i32
+    %stride = arith.index_cast %stride_i : i32 to index
+    %scale_off = arith.muli %begin, %stride : index
+    %scale_rows = tile.view %kv_scale[%scale_off] sizes [%n, 18] strides [%stride, 1]
+        : !tile.ptr<!scale> -> !tile.view<?x18x!scale>
+    %packed = tile.load %kv_rows[%t, %c0] : !tile.view<?x288x!kv> -> !kv_packed
+    %scales = tile.load %scale_rows[%t, %c0] : !tile.view<?x18x!scale> -> !kv_scales
+    %k = tile.dequant_mx %packed, %scales : !kv_packed, !kv_scales -> !kv_tile
+    tile.yield %k : !kv_tile
+  }
+  }
+  tile.return %kvt : !kv_tile
+}
+
+/// o = acc / l per row; 0 for a row with l = 0 (it saw no key).
+tile.func @normalize(%acc: !o_tile, %l: !rows) -> !o_tile {
+  %zero = arith.constant 0.0 : f32
+  %zeros = tile.splat %zero : !o_tile
+  %l_t = tile.broadcast %l dims [1] : !rows -> !o_tile
+  %o = arith.divf %acc, %l_t : !o_tile
+  %no_keys = arith.cmpf oeq, %l_t, %zeros : !o_tile
+  %o0 = arith.select %no_keys, %zeros, %o
+      : tensor<?x512xi1, #tile.dims<[BLOCK_M, 512]>>, !o_tile
+  tile.return %o0 : !o_tile
+}
+
+/// One step of the combine's running log-sum-exp: (m, w, acc) is the merge
+/// so far, scaled by exp(-m); a split with lse = -inf adds nothing.
+tile.func @merge(%m: !rows, %w: !rows, %acc: !o_tile, %lse: !rows, %o: !o_tile)
+    -> (!rows, !rows, !o_tile) {
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %neg_infs = tile.splat %neg_inf : !rows
+  %zeros = tile.splat %zero : !rows
+  // Rows still at -inf use 0 as reference, so exp never sees -inf - -inf.
+  %m2 = arith.maximumf %m, %lse : !rows
+  %empty = arith.cmpf oeq, %m2, %neg_infs : !rows
+  %ref = arith.select %empty, %zeros, %m2 : tensor<?xi1, #tile.dims<[BLOCK_M]>>, !rows
+  %old = arith.subf %m, %ref : !rows
+  %alpha = math.exp %old : !rows
+  %new = arith.subf %lse, %ref : !rows
+  %beta = math.exp %new : !rows
+  %w_old = arith.mulf %w, %alpha : !rows
+  %w2 = arith.addf %w_old, %beta : !rows
+  %alpha_t = tile.broadcast %alpha dims [1] : !rows -> !o_tile
+  %beta_t = tile.broadcast %beta dims [1] : !rows -> !o_tile
+  %acc_old = arith.mulf %acc, %alpha_t : !o_tile
+  %o_new = arith.mulf %o, %beta_t : !o_tile
+  %acc2 = arith.addf %acc_old, %o_new : !o_tile
+  tile.return %m2, %w2, %acc2 : !rows, !rows, !o_tile
+}
+
+/// Rows [%first, %first + %count) of out viewed as [total_q * H, 512] get
+/// the block's rows as bf16; rows of the block past %count are dropped.
+tile.func @store_out(%out: !tile.ptr<bf16>, %o: !o_tile, %first: index, %count: index) {
+  %c0 = arith.constant 0 : index
+  %c512 = arith.constant 512 : index
+  %off = arith.muli %first, %c512 : index
+  %out_rows = tile.view %out[%off] sizes [%count, 512] strides [512, 1]
+      : !tile.ptr<bf16> -> !tile.view<?x512xbf16>
+  %o16 = arith.truncf %o : !o_tile to !out_tile
+  tile.store %o16, %out_rows[%c0, %c0] : !out_tile, !tile.view<?x512xbf16>
+  tile.return
+}
+
+/// A split's normalized output and its log-sum-exp m + log l (-inf where
+/// l = 0) to part rows [%first, %first + %count).
+tile.func @store_part(%part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %o: !o_tile,
+                      %m: !rows, %l: !rows, %first: index, %count: index) {
+  %c0 = arith.constant 0 : index
+  %c512 = arith.constant 512 : index
+  %log_l = math.log %l : !rows
+  %lse = arith.addf %m, %log_l : !rows
+  %off = arith.muli %first, %c512 : index
+  %o_rows = tile.view %part_out[%off] sizes [%count, 512] strides [512, 1]
+      : !tile.ptr<f32> -> !tile.view<?x512xf32>
+  tile.store %o, %o_rows[%c0, %c0] : !o_tile, !tile.view<?x512xf32>
+  %lse_rows = tile.view %part_lse[%first] sizes [%count] strides [1]
+      : !tile.ptr<f32> -> !tile.view<?xf32>
+  tile.store %lse, %lse_rows[%c0] : !rows, !tile.view<?xf32>
+  tile.return
+}
+
+
+// Checked host runs (float64 reference, poisoned outputs): every KV format
+// x heads 16, 32, 64, 128 x q_len 1..4, each batch with KV lengths that are
+// not multiples of the 64-key tile, empty sequences or fewer keys than
+// queries, and sequences longer than the 1024-key chunk of the
+// reproducible plan, which are split (SPLIT).
+// DEFINE: %{run} = mla-run --target host --module %t.so --check
+// SPLIT: plan=reproducible work_items={{[0-9]+}} combine_items={{[1-9][0-9]*}} max_splits={{[2-9]}}
+// HOST: check: rel_fro={{.*}} outside_tol=0/{{[0-9]+}} nan=0 PASS
+//
+// RUN: %{run} --kv-dtype bf16 --heads 16 --q-len 1 --kv-lens 100,0,1100 --seed 101 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype bf16 --heads 16 --q-len 2 --kv-lens 65,1,0,300 --seed 102 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype bf16 --heads 16 --q-len 3 --kv-lens 2100,7 --seed 103 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype bf16 --heads 16 --q-len 4 --kv-lens 0,3,130 --seed 104 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype bf16 --heads 32 --q-len 1 --kv-lens 63,0,517 --seed 105 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype bf16 --heads 32 --q-len 2 --kv-lens 1100,0,64 --seed 106 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype bf16 --heads 32 --q-len 3 --kv-lens 200,0 --seed 107 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype bf16 --heads 32 --q-len 4 --kv-lens 1,129,0 --seed 108 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype bf16 --heads 64 --q-len 1 --kv-lens 0,1030 --seed 109 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype bf16 --heads 64 --q-len 2 --kv-lens 70,0,190 --seed 110 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype bf16 --heads 64 --q-len 3 --kv-lens 5,0,77 --seed 111 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype bf16 --heads 64 --q-len 4 --kv-lens 130,0,2 --seed 112 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype bf16 --heads 128 --q-len 1 --kv-lens 300,0,65 --seed 113 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype bf16 --heads 128 --q-len 2 --kv-lens 0,100 --seed 114 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype bf16 --heads 128 --q-len 3 --kv-lens 1,66 --seed 115 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype bf16 --heads 128 --q-len 4 --kv-lens 1100,0 --seed 116 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype fp8 --heads 16 --q-len 1 --kv-lens 0,1,65,129 --seed 201 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype fp8 --heads 16 --q-len 2 --kv-lens 1300,0 --seed 202 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype fp8 --heads 16 --q-len 3 --kv-lens 64,0,250 --seed 203 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype fp8 --heads 16 --q-len 4 --kv-lens 2,1100 --seed 204 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype fp8 --heads 32 --q-len 1 --kv-lens 1030,0,9 --seed 205 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype fp8 --heads 32 --q-len 2 --kv-lens 33,0,160 --seed 206 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype fp8 --heads 32 --q-len 3 --kv-lens 0,2100 --seed 207 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype fp8 --heads 32 --q-len 4 --kv-lens 95,0,3 --seed 208 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype fp8 --heads 64 --q-len 1 --kv-lens 127,0,1 --seed 209 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype fp8 --heads 64 --q-len 2 --kv-lens 0,64,66 --seed 210 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype fp8 --heads 64 --q-len 3 --kv-lens 1100,0,10 --seed 211 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype fp8 --heads 64 --q-len 4 --kv-lens 4,0,190 --seed 212 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype fp8 --heads 128 --q-len 1 --kv-lens 0,333 --seed 213 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype fp8 --heads 128 --q-len 2 --kv-lens 1025,0 --seed 214 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype fp8 --heads 128 --q-len 3 --kv-lens 130,0,3 --seed 215 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype fp8 --heads 128 --q-len 4 --kv-lens 77,0 --seed 216 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype mxfp4 --heads 16 --q-len 1 --kv-lens 1,0,2100 --seed 301 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype mxfp4 --heads 16 --q-len 2 --kv-lens 0,63,200 --seed 302 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype mxfp4 --heads 16 --q-len 3 --kv-lens 1100,0,31 --seed 303 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype mxfp4 --heads 16 --q-len 4 --kv-lens 66,0,4 --seed 304 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype mxfp4 --heads 32 --q-len 1 --kv-lens 0,0,130 --seed 305 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype mxfp4 --heads 32 --q-len 2 --kv-lens 517,0,2 --seed 306 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype mxfp4 --heads 32 --q-len 3 --kv-lens 70,1300,0 --seed 307 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype mxfp4 --heads 32 --q-len 4 --kv-lens 0,190 --seed 308 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype mxfp4 --heads 64 --q-len 1 --kv-lens 1100,0 --seed 309 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype mxfp4 --heads 64 --q-len 2 --kv-lens 0,129,3 --seed 310 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype mxfp4 --heads 64 --q-len 3 --kv-lens 64,0,1 --seed 311 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype mxfp4 --heads 64 --q-len 4 --kv-lens 300,0,66 --seed 312 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 1 --kv-lens 65,0,2 --seed 313 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 2 --kv-lens 0,200 --seed 314 | FileCheck %s --check-prefix=HOST
+// RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 3 --kv-lens 1030,0 --seed 315 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 4 --kv-lens 0,3,99 --seed 316 | FileCheck %s --check-prefix=HOST

@@ -29,6 +29,10 @@
 // RUN:   --save y=%t.y942.npy
 // RUN: %npytool check-softmax %t.x.npy %t.y942.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
+//
+// The NVIDIA lowering (shuffles over 32-lane warps, ex2.approx) compiles to
+// PTX; test/Target/NVPTX/examples-cuda.test runs it where a GPU is.
+// RUN: mla-compile %s --target=sm_90 --emit=asm -o - | FileCheck %s --check-prefix=PTX
 
 // CHECK-LABEL: tile.kernel @row_softmax
 // CHECK: tile.reduce max
@@ -38,6 +42,10 @@
 // PRIMS: tile.load {{.*}} pad
 // LAUNCH: run: target=host kernel=row_softmax grid=3x1x1
 // HOST: check: rel_fro={{.*}} outside_tol=0/7400 nan=0 PASS
+// PTX-LABEL: .visible .entry row_softmax(
+// PTX: shfl.sync.bfly.b32
+// PTX: ex2.approx.f32
+// PTX: st.global
 tile.kernel @row_softmax(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %rows: i32, %cols: i32)
     attributes {tile.launch = {grid = ["row_blocks", 1, 1]}} {
   %c0 = arith.constant 0 : index

@@ -28,11 +28,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::set<std::string> names;
     for (const KernelArg &arg : kernel.args)
       FUZZ_CHECK(names.insert(arg.name).second, "duplicate argument name");
-    for (int64_t extent : kernel.workgroupSize)
+    int64_t workItems = 1;
+    for (int64_t extent : kernel.workgroupSize) {
       FUZZ_CHECK(extent >= 1, "workgroup size below 1");
+      workItems *= extent;
+    }
+    FUZZ_CHECK(workItems <= kMaxWorkgroupSize, "workgroup too large");
     FUZZ_CHECK(kernel.dynamicLdsBytes >= 0 &&
-                   kernel.dynamicLdsBytes <= kernel.ldsBytes,
-               "dynamic LDS outside [0, lds_bytes]");
+                   kernel.dynamicLdsBytes <= kernel.ldsBytes &&
+                   kernel.ldsBytes <= kMaxLdsBytes,
+               "LDS outside 0 <= dynamic_lds_bytes <= lds_bytes <= 1 MiB");
     if (kernel.hasGrid)
       for (const GridExtent &extent : kernel.grid)
         FUZZ_CHECK(!extent.quantity.empty() || extent.count >= 1,

@@ -37,10 +37,15 @@ llvm_config.add_tool_substitutions(
     ["mla-opt", "mla-compile", "mla-run", "mla-runtime-tests",
      "mla-emu-compile"], tool_dirs)
 llvm_config.add_tool_substitutions(
-    ["FileCheck", "count", "not", "llvm-nm", "llvm-objdump", "llvm-readelf",
+    ["FileCheck", "count", "not", "ld.lld", "llvm-nm", "llvm-objcopy",
+     "llvm-objdump", "llvm-readelf", "llvm-strings",
      "llc", "mlir-opt", "mlir-translate"], [config.llvm_tools_dir])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mla_tools_dir, append_path=True)
+
+# Tests of cubins need NVIDIA's ptxas, where mla-compile looks for it.
+if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("ptxas")
 
 # GPU execution tests run only where a device answers.
 if os.path.exists("/dev/kfd"):

@@ -78,18 +78,6 @@ static Error run(ArrayRef<StringRef> args) {
   return createStringError(error);
 }
 
-Error mla::emu::compileEmulatedModule(Module &module, Chip chip,
-                                      StringRef outputPath,
-                                      std::vector<KernelSummary> &kernels) {
-  auto machine = createHostMachine();
-  if (!machine)
-    return machine.takeError();
-  auto host = retargetForHost(module, chip, **machine, kernels);
-  if (!host)
-    return host.takeError();
-  return writeEmulatedBinary(**host, **machine, outputPath);
-}
-
 Error mla::emu::writeEmulatedBinary(Module &hostModule, TargetMachine &machine,
                                     StringRef outputPath) {
   optimize(hostModule, machine);

@@ -1,11 +1,26 @@
 //===- Backend.cpp - Devices that run compiled modules --------------------===//
 
 #include "mla/Runtime/Backend.h"
+#include "mla/Runtime/Manifest.h"
 
 #include <algorithm>
 #include <vector>
 
 namespace mla::runtime {
+
+Status checkLaunchGrid(const KernelInfo &kernel,
+                       const std::array<int64_t, 3> &grid) {
+  for (int d = 0; d < 3; ++d) {
+    int64_t limit = d == 0 ? kMaxGridX : kMaxGridYZ;
+    if (grid[d] < 1 || grid[d] > limit)
+      return Status::failure(
+          kernel.symbol,
+          formatString("grid dimension %c is %lld, expected 1..%lld", "xyz"[d],
+                       static_cast<long long>(grid[d]),
+                       static_cast<long long>(limit)));
+  }
+  return Status::success();
+}
 
 Backend::~Backend() = default;
 
@@ -40,7 +55,7 @@ void DeviceBuffer::reset() {
   bytes = 0;
 }
 
-Status createBackend(const std::string &target, ThreadPool &pool,
+Status createBackend(const std::string &target, llvm::ThreadPoolInterface &pool,
                      std::unique_ptr<Backend> &backend) {
   if (target == "host") {
     backend = createHostBackend(pool);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuSupport.h"
+#include "mla/Runtime/AbiRecord.h"
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 
@@ -28,6 +29,7 @@ using CuStream = void *;
 
 constexpr CuResult kCudaSuccess = 0;
 constexpr CuResult kCudaErrorNoDevice = 100;
+constexpr CuResult kCudaErrorNotFound = 500;
 constexpr int kAttributeMultiprocessorCount = 16;
 constexpr int kFuncAttributeMaxDynamicSharedBytes = 8;
 constexpr int kJitErrorLogBuffer = 5;
@@ -53,6 +55,7 @@ struct CudaApi {
                                void **);
   CuResult (*moduleUnload)(CuModule);
   CuResult (*moduleGetFunction)(CuFunction *, CuModule, const char *);
+  CuResult (*moduleGetGlobal)(CuDevicePtr *, size_t *, CuModule, const char *);
   CuResult (*funcSetAttribute)(CuFunction, int, int);
   CuResult (*launchKernel)(CuFunction, unsigned, unsigned, unsigned, unsigned,
                            unsigned, unsigned, unsigned, CuStream, void **,
@@ -177,6 +180,10 @@ public:
       }
       resolved[kernel.symbol] = function;
     }
+    if (Status s = checkRecord(loaded, path, manifest)) {
+      api.moduleUnload(loaded);
+      return s;
+    }
     if (module)
       api.moduleUnload(module);
     module = loaded;
@@ -186,6 +193,8 @@ public:
 
   Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
                 void **args) override {
+    if (Status s = checkLaunchGrid(kernel, grid))
+      return s;
     auto found = functions.find(kernel.symbol);
     if (found == functions.end())
       return Status::failure(kernel.symbol, "kernel not loaded");
@@ -230,6 +239,29 @@ public:
   }
 
 private:
+  /// Reads the ABI record global of `loaded`, the module at `path`, and
+  /// checks `manifest` against it.
+  Status checkRecord(CuModule loaded, const std::string &path,
+                     const Manifest &manifest) {
+    CuDevicePtr address = 0;
+    size_t bytes = 0;
+    CuResult result =
+        api.moduleGetGlobal(&address, &bytes, loaded, kAbiRecordSymbol);
+    if (result == kCudaErrorNotFound)
+      return missingAbiRecord(path);
+    if (result != kCudaSuccess)
+      return Status::failure(path,
+                             "cuModuleGetGlobal: " + describe(api, result));
+    if (bytes == 0 || bytes > kMaxAbiRecordBytes)
+      return Status::failure(path,
+                             formatString("ABI record of %zu bytes", bytes));
+    std::string record(bytes, '\0');
+    if (Status s = check(api.memcpyDtoH(record.data(), address, bytes),
+                         "cuMemcpyDtoH"))
+      return s;
+    return checkAbiRecord(record, path, manifest);
+  }
+
   Status check(CuResult result, const std::string &call) const {
     if (result == kCudaSuccess)
       return Status::success();
@@ -277,6 +309,7 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend) {
   bind("cuModuleLoadDataEx", api.moduleLoadDataEx);
   bind("cuModuleUnload", api.moduleUnload);
   bind("cuModuleGetFunction", api.moduleGetFunction);
+  bind("cuModuleGetGlobal_v2", api.moduleGetGlobal);
   bind("cuFuncSetAttribute", api.funcSetAttribute);
   bind("cuLaunchKernel", api.launchKernel);
   bind("cuEventCreate", api.eventCreate);

@@ -8,17 +8,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SharedObject.h"
 #include "mla/Emulator/EmuABI.h"
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
-#include "mla/Runtime/ThreadPool.h"
+#include "mla/Runtime/Parallel.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -49,7 +49,7 @@ uint32_t chipOfTarget(const std::string &target) {
 
 class EmuBackend : public Backend {
 public:
-  explicit EmuBackend(ThreadPool &pool) : pool(pool) {}
+  explicit EmuBackend(llvm::ThreadPoolInterface &pool) : pool(pool) {}
   ~EmuBackend() override { unload(); }
 
   const char *name() const override { return "emu"; }
@@ -60,7 +60,7 @@ public:
     return chipOfTarget(target) != 0;
   }
 
-  int64_t parallelism() const override { return pool.size(); }
+  int64_t parallelism() const override { return pool.getMaxConcurrency(); }
 
   Status allocate(size_t bytes, void *&pointer) override {
     constexpr size_t kAlignment = 64;
@@ -112,9 +112,7 @@ private:
     for (MlaEmuContext *context : contexts)
       interface.destroyContext(context);
     contexts.clear();
-    if (library)
-      dlclose(library);
-    library = nullptr;
+    library.reset();
   }
 
   /// A context for one workgroup run; returned with giveBack.
@@ -140,8 +138,8 @@ private:
   void collectBuffers(const KernelInfo &kernel, void **args,
                       std::vector<MlaEmuBuffer> &buffers) const;
 
-  ThreadPool &pool;
-  void *library = nullptr;
+  llvm::ThreadPoolInterface &pool;
+  std::unique_ptr<SharedObject> library;
   EmuInterface interface;
   std::unordered_map<std::string, const MlaEmuKernel *> kernels;
   /// Start address -> size of every allocation.
@@ -153,33 +151,30 @@ private:
 
 } // namespace
 
+/// Sets `value` to the address of `symbol` if `object` defines it.
 template <typename T>
-static bool resolve(void *handle, const char *symbol, T &function) {
-  function = reinterpret_cast<T>(dlsym(handle, symbol));
-  return function != nullptr;
+static bool resolve(const SharedObject &object, const char *symbol, T &value) {
+  bool found;
+  std::string definedBy;
+  value = reinterpret_cast<T>(object.lookup(symbol, found, definedBy).address);
+  return found;
 }
 
 Status EmuBackend::loadModule(const std::string &path,
                               const Manifest &manifest) {
-  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
-  void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
-    return Status::failure(path, std::string("cannot load: ") + dlerror());
+  std::unique_ptr<SharedObject> object;
+  if (Status s = SharedObject::open(path, object))
+    return s;
   EmuInterface loaded;
-  loaded.module =
-      static_cast<const MlaEmuModule *>(dlsym(handle, MLA_EMU_MODULE_SYMBOL));
-  if (!loaded.module ||
-      !resolve(handle, "mla_emu_check_launch", loaded.checkLaunch) ||
-      !resolve(handle, "mla_emu_context_create", loaded.createContext) ||
-      !resolve(handle, "mla_emu_context_destroy", loaded.destroyContext) ||
-      !resolve(handle, "mla_emu_run_workgroup", loaded.runWorkgroup) ||
-      !resolve(handle, "mla_emu_context_error", loaded.contextError)) {
-    dlclose(handle);
+  if (!resolve(*object, MLA_EMU_MODULE_SYMBOL, loaded.module) ||
+      !resolve(*object, "mla_emu_check_launch", loaded.checkLaunch) ||
+      !resolve(*object, "mla_emu_context_create", loaded.createContext) ||
+      !resolve(*object, "mla_emu_context_destroy", loaded.destroyContext) ||
+      !resolve(*object, "mla_emu_run_workgroup", loaded.runWorkgroup) ||
+      !resolve(*object, "mla_emu_context_error", loaded.contextError))
     return Status::failure(path, "not an emulated module (compile it with "
                                  "--target=gfx950-emu or gfx942-emu)");
-  }
   auto fail = [&](const std::string &what) {
-    dlclose(handle);
     return Status::failure(path, what);
   };
   if (loaded.module->abiVersion != MLA_EMU_ABI_VERSION)
@@ -204,8 +199,10 @@ Status EmuBackend::loadModule(const std::string &path,
                                kernel.symbol.c_str(), found->second->numArgs,
                                kernel.args.size()));
   }
+  if (Status s = object->checkAbiRecord(manifest))
+    return s;
   unload();
-  library = handle;
+  library = std::move(object);
   interface = loaded;
   kernels = std::move(resolved);
   return Status::success();
@@ -242,12 +239,12 @@ Status EmuBackend::launch(const KernelInfo &kernel,
   auto found = kernels.find(kernel.symbol);
   if (found == kernels.end())
     return Status::failure(kernel.symbol, "kernel not loaded");
+  if (Status s = checkLaunchGrid(kernel, grid))
+    return s;
   MlaEmuLaunch launch = {};
   launch.kernel = found->second;
   launch.args = args;
   for (int d = 0; d < 3; ++d) {
-    if (grid[d] < 1 || grid[d] > UINT32_MAX)
-      return Status::failure(kernel.symbol, "grid out of range");
     launch.grid[d] = static_cast<uint32_t>(grid[d]);
     launch.workgroupSize[d] = static_cast<uint32_t>(kernel.workgroupSize[d]);
   }
@@ -262,7 +259,7 @@ Status EmuBackend::launch(const KernelInfo &kernel,
   std::atomic<bool> failed{false};
   std::mutex errorMutex;
   std::string error;
-  pool.parallelFor(grid[0] * grid[1] * grid[2], [&](int64_t linear) {
+  parallelFor(pool, grid[0] * grid[1] * grid[2], [&](int64_t linear) {
     if (failed.load(std::memory_order_relaxed))
       return;
     MlaEmuContext *context = takeContext();
@@ -288,7 +285,7 @@ Status EmuBackend::launch(const KernelInfo &kernel,
   return Status::success();
 }
 
-std::unique_ptr<Backend> createEmuBackend(ThreadPool &pool) {
+std::unique_ptr<Backend> createEmuBackend(llvm::ThreadPoolInterface &pool) {
   return std::make_unique<EmuBackend>(pool);
 }
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuSupport.h"
+#include "mla/Runtime/AbiRecord.h"
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 
@@ -23,6 +24,7 @@ using HipEvent = void *;
 using HipStream = void *;
 
 constexpr HipError kHipSuccess = 0;
+constexpr HipError kHipErrorNotFound = 500;
 /// hipMemcpyKind values.
 constexpr int kHipMemcpyHostToDevice = 1;
 constexpr int kHipMemcpyDeviceToHost = 2;
@@ -37,6 +39,7 @@ struct HipApi {
   HipError (*moduleLoadData)(HipModule *, const void *);
   HipError (*moduleUnload)(HipModule);
   HipError (*moduleGetFunction)(HipFunction *, HipModule, const char *);
+  HipError (*moduleGetGlobal)(void **, size_t *, HipModule, const char *);
   HipError (*moduleLaunchKernel)(HipFunction, unsigned, unsigned, unsigned,
                                  unsigned, unsigned, unsigned, unsigned,
                                  HipStream, void **, void **);
@@ -125,6 +128,10 @@ public:
       }
       resolved[kernel.symbol] = function;
     }
+    if (Status s = checkRecord(loaded, path, manifest)) {
+      api.moduleUnload(loaded);
+      return s;
+    }
     if (module)
       api.moduleUnload(module);
     module = loaded;
@@ -135,6 +142,8 @@ public:
 
   Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
                 void **args) override {
+    if (Status s = checkLaunchGrid(kernel, grid))
+      return s;
     auto found = functions.find(kernel.symbol);
     if (found == functions.end())
       return Status::failure(kernel.symbol, "kernel not loaded");
@@ -180,6 +189,30 @@ public:
   }
 
 private:
+  /// Reads the ABI record global of `loaded`, the module at `path`, and
+  /// checks `manifest` against it.
+  Status checkRecord(HipModule loaded, const std::string &path,
+                     const Manifest &manifest) {
+    void *address = nullptr;
+    size_t bytes = 0;
+    HipError error =
+        api.moduleGetGlobal(&address, &bytes, loaded, kAbiRecordSymbol);
+    if (error == kHipErrorNotFound)
+      return missingAbiRecord(path);
+    if (error != kHipSuccess)
+      return Status::failure(path, std::string("hipModuleGetGlobal: ") +
+                                       api.getErrorString(error));
+    if (bytes == 0 || bytes > kMaxAbiRecordBytes)
+      return Status::failure(path,
+                             formatString("ABI record of %zu bytes", bytes));
+    std::string record(bytes, '\0');
+    if (Status s = check(
+            api.copy(record.data(), address, bytes, kHipMemcpyDeviceToHost),
+            "hipMemcpy"))
+      return s;
+    return checkAbiRecord(record, path, manifest);
+  }
+
   Status check(HipError error, const std::string &call) const {
     if (error == kHipSuccess)
       return Status::success();
@@ -220,6 +253,7 @@ Status createHipBackend(std::unique_ptr<Backend> &backend) {
   bind("hipModuleLoadData", api.moduleLoadData);
   bind("hipModuleUnload", api.moduleUnload);
   bind("hipModuleGetFunction", api.moduleGetFunction);
+  bind("hipModuleGetGlobal", api.moduleGetGlobal);
   bind("hipModuleLaunchKernel", api.moduleLaunchKernel);
   bind("hipEventCreate", api.eventCreate);
   bind("hipEventDestroy", api.eventDestroy);

@@ -7,14 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SharedObject.h"
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
-#include "mla/Runtime/ThreadPool.h"
+#include "mla/Runtime/Parallel.h"
 
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <unordered_map>
 
 namespace mla::runtime {
@@ -26,11 +26,7 @@ using HostKernel = void (*)(void **args, const int64_t programId[3],
 
 class HostBackend : public Backend {
 public:
-  explicit HostBackend(ThreadPool &pool) : pool(pool) {}
-  ~HostBackend() override {
-    if (library)
-      dlclose(library);
-  }
+  explicit HostBackend(llvm::ThreadPoolInterface &pool) : pool(pool) {}
 
   const char *name() const override { return "host"; }
 
@@ -40,7 +36,7 @@ public:
     return target == "host";
   }
 
-  int64_t parallelism() const override { return pool.size(); }
+  int64_t parallelism() const override { return pool.getMaxConcurrency(); }
 
   Status allocate(size_t bytes, void *&pointer) override {
     // Cache-line alignment, as a GPU allocator would give at least.
@@ -68,37 +64,33 @@ public:
 
   Status loadModule(const std::string &path,
                     const Manifest &manifest) override {
-    // Without a slash dlopen would search the library path instead.
-    std::string file = path.find('/') == std::string::npos ? "./" + path : path;
-    void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle)
-      return Status::failure(path, std::string("cannot load: ") + dlerror());
+    std::unique_ptr<SharedObject> object;
+    if (Status s = SharedObject::open(path, object))
+      return s;
     std::unordered_map<std::string, HostKernel> resolved;
     for (const KernelInfo &kernel : manifest.kernels) {
-      dlerror();
-      void *symbol = dlsym(handle, kernel.symbol.c_str());
-      if (!symbol) {
-        dlclose(handle);
-        return Status::failure(path, "kernel '" + kernel.symbol + "' of " +
-                                         manifest.path + " is not defined");
-      }
-      resolved[kernel.symbol] = reinterpret_cast<HostKernel>(symbol);
+      void *address;
+      if (Status s = object->lookupKernel(kernel.symbol, manifest, address))
+        return s;
+      resolved[kernel.symbol] = reinterpret_cast<HostKernel>(address);
     }
-    if (library)
-      dlclose(library);
-    library = handle;
+    if (Status s = object->checkAbiRecord(manifest))
+      return s;
     kernels = std::move(resolved);
+    library = std::move(object);
     return Status::success();
   }
 
   Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
                 void **args) override {
+    if (Status s = checkLaunchGrid(kernel, grid))
+      return s;
     auto found = kernels.find(kernel.symbol);
     if (found == kernels.end())
       return Status::failure(kernel.symbol, "kernel not loaded");
     HostKernel function = found->second;
     const int64_t numPrograms[3] = {grid[0], grid[1], grid[2]};
-    pool.parallelFor(grid[0] * grid[1] * grid[2], [&](int64_t linear) {
+    parallelFor(pool, grid[0] * grid[1] * grid[2], [&](int64_t linear) {
       // x varies fastest, as on a GPU.
       const int64_t programId[3] = {linear % grid[0],
                                     linear / grid[0] % grid[1],
@@ -123,15 +115,15 @@ public:
   }
 
 private:
-  ThreadPool &pool;
-  void *library = nullptr;
+  llvm::ThreadPoolInterface &pool;
+  std::unique_ptr<SharedObject> library;
   std::unordered_map<std::string, HostKernel> kernels;
   std::chrono::steady_clock::time_point timerStart;
 };
 
 } // namespace
 
-std::unique_ptr<Backend> createHostBackend(ThreadPool &pool) {
+std::unique_ptr<Backend> createHostBackend(llvm::ThreadPoolInterface &pool) {
   return std::make_unique<HostBackend>(pool);
 }
 

@@ -1,6 +1,7 @@
 //===- KernelArgs.cpp - Kernel arguments from the command line ------------===//
 
 #include "mla/Runtime/KernelArgs.h"
+#include "mla/Runtime/HostMemory.h"
 #include "mla/Runtime/Manifest.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <sys/stat.h>
 
 namespace mla::runtime {
@@ -210,24 +212,30 @@ Status findKernel(const Manifest &manifest, const std::string &symbol,
                              (list.empty() ? "none" : list) + ")");
 }
 
-/// A buffer of `shape` filled with the poison of `layout`; false when it
-/// would be larger than kMaxEmptyBytes.
-static bool createPoisoned(const ElementLayout &layout,
-                           const std::vector<int64_t> &shape, NpyArray &array) {
-  uint64_t itemSize = npyItemSize(layout.dtype);
-  uint64_t bytes = itemSize;
+/// The bytes of a buffer of `shape` and `layout`; nullopt when more than
+/// kMaxEmptyBytes.
+static std::optional<uint64_t> bufferBytes(const ElementLayout &layout,
+                                           const std::vector<int64_t> &shape) {
+  uint64_t bytes = npyItemSize(layout.dtype);
   for (int64_t dim : shape) {
     if (dim != 0 && bytes > kMaxEmptyBytes / static_cast<uint64_t>(dim))
-      return false;
+      return std::nullopt;
     bytes *= static_cast<uint64_t>(dim);
   }
+  return bytes;
+}
+
+/// A buffer of `shape`, `bytes` long, filled with the poison of `layout`.
+static void createPoisoned(const ElementLayout &layout,
+                           const std::vector<int64_t> &shape, uint64_t bytes,
+                           NpyArray &array) {
+  uint64_t itemSize = npyItemSize(layout.dtype);
   array.dtype = layout.dtype;
   array.shape = shape;
   array.bytes.resize(bytes);
   for (uint64_t i = 0; i < bytes; ++i)
     array.bytes[i] =
         static_cast<uint8_t>(layout.poison >> (8 * (i % itemSize)));
-  return true;
 }
 
 /// Interprets `value` as the buffer of pointer argument `arg`.
@@ -271,9 +279,19 @@ static Status bindBuffer(const KernelInfo &kernel, const KernelArg &arg,
                                         "empty:D0xD1x..., each D an integer "
                                         ">= 0" +
                                         described);
-  if (!createPoisoned(layout, shape, buffer))
+  std::optional<uint64_t> bytes = bufferBytes(layout, shape);
+  if (!bytes)
     return Status::failure(subject, "'" + value + "' is more than 2^40 bytes" +
                                         described);
+  uint64_t available = physicalMemoryBytes();
+  if (*bytes > available)
+    return Status::failure(
+        subject, formatString("'%s' needs %.1f GiB, more than the %.1f GiB "
+                              "of memory of this machine",
+                              value.c_str(), *bytes / 1073741824.0,
+                              available / 1073741824.0) +
+                     described);
+  createPoisoned(layout, shape, *bytes, buffer);
   return Status::success();
 }
 

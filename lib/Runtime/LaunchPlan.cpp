@@ -227,10 +227,18 @@ static Status buildPlan(const std::vector<Sequence> &sequences,
   plan.partBase.assign(sequences.size(), -1);
   plan.partRows = 0;
   plan.maxSplitsUsed = 0;
+  // One program per work item: the count is a grid dimension, checked
+  // before the list is built.
+  int64_t workItems = 0;
   for (const Sequence &seq : sequences) {
     if (seq.rows == 0)
       continue;
     int64_t n = splits[seq.index];
+    workItems += n * ceilDiv(seq.rows, options.blockRows);
+    if (workItems > INT32_MAX)
+      return Status::failure("launch plan",
+                             "more than 2^31 - 1 work items (a larger "
+                             "block_rows, fewer splits or a smaller batch)");
     int64_t base = -1;
     if (n > 1) {
       base = plan.partRows;

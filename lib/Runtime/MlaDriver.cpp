@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
 
 namespace mla::runtime {
 
@@ -50,7 +49,7 @@ static Status readBoundedKey(const Manifest &manifest, const KernelInfo &kernel,
     return s;
   if (value && *value > maximum)
     return Status::failure(
-        manifest.locate(*kernel.launch.find(key)),
+        manifest.path,
         formatString("kernel '%s': launch.%s: %lld is more than %lld",
                      kernel.symbol.c_str(), key, static_cast<long long>(*value),
                      static_cast<long long>(maximum)));
@@ -68,7 +67,8 @@ static Status requireKey(const KernelInfo &kernel, const char *key,
 }
 
 /// Reads the launch keys selection uses and checks what every kernel of the
-/// role needs: heads (partial) and a grid over the role's quantity.
+/// role needs: heads (partial) and one program per item of the role's
+/// quantity.
 static Status readMlaLaunchKeys(const Manifest &manifest,
                                 const KernelInfo &kernel, MlaLaunchKeys &keys) {
   if (Status s = readLaunchString(manifest, kernel, "kv_dtype", keys.kvDType))
@@ -101,6 +101,16 @@ static Status readMlaLaunchKeys(const Manifest &manifest,
                        kernel.symbol.c_str(), d, name.c_str(), quantity,
                        kernel.role.c_str()));
   }
+  // A fixed count in x would run programs for items the plan does not
+  // have; one in y or z would run every item that many times over.
+  const std::array<GridExtent, 3> &grid = kernel.grid;
+  if (grid[0].quantity != quantity || !grid[1].quantity.empty() ||
+      grid[1].count != 1 || !grid[2].quantity.empty() || grid[2].count != 1)
+    return Status::failure(
+        kernel.location,
+        formatString("kernel '%s': launch.grid: expected [\"%s\", 1, 1] "
+                     "(one %s program per item)",
+                     kernel.symbol.c_str(), quantity, kernel.role.c_str()));
   return Status::success();
 }
 
@@ -338,24 +348,18 @@ Status MlaDriver::bindKernel(const KernelInfo &kernel, BoundKernel &bound) {
 
 Status MlaDriver::computeGrid(const KernelInfo &kernel,
                               std::array<int64_t, 3> &grid) {
-  for (size_t d = 0; d < 3; ++d) {
-    const GridExtent &extent = kernel.grid[d];
-    int64_t count = extent.count;
-    if (extent.quantity == "work_items")
-      count = static_cast<int64_t>(plan.items.size());
-    else if (extent.quantity == "combine_items")
-      count = static_cast<int64_t>(plan.combineItems.size());
-    // CUDA and HIP cap y and z at 65535.
-    int64_t limit = d == 0 ? std::numeric_limits<int32_t>::max() : 65535;
-    if (count > limit)
-      return Status::failure(
-          kernel.location,
-          formatString("kernel '%s': grid dimension %zu would be %lld, more "
-                       "than %lld",
-                       kernel.symbol.c_str(), d, static_cast<long long>(count),
-                       static_cast<long long>(limit)));
-    grid[d] = count;
-  }
+  // selectMlaKernels has checked the rule: [quantity, 1, 1].
+  size_t items = kernel.grid[0].quantity == "work_items"
+                     ? plan.items.size()
+                     : plan.combineItems.size();
+  if (items > static_cast<size_t>(kMaxGridX))
+    return Status::failure(
+        kernel.location,
+        formatString("kernel '%s': %zu programs, more than %lld (the CUDA "
+                     "and HIP limit)",
+                     kernel.symbol.c_str(), items,
+                     static_cast<long long>(kMaxGridX)));
+  grid = {static_cast<int64_t>(items), 1, 1};
   return Status::success();
 }
 
@@ -423,11 +427,13 @@ Status MlaDriver::materialize(MlaArg arg) {
 }
 
 Status MlaDriver::poisonOutputs() {
+  // Buffers may be larger than host memory allows to copy at once.
+  constexpr size_t kChunkBytes = size_t(1) << 20;
   for (MlaArg arg : {MlaArg::PartOut, MlaArg::PartLse, MlaArg::Out}) {
     DeviceBuffer &buffer = buffers[static_cast<size_t>(arg)];
     if (!buffer.get())
       continue;
-    std::vector<uint8_t> poison(buffer.size());
+    std::vector<uint8_t> poison(std::min(buffer.size(), kChunkBytes));
     if (arg == MlaArg::Out) {
       // bf16 NaN 0xFFFF.
       std::fill(poison.begin(), poison.end(), 0xFF);
@@ -436,9 +442,13 @@ Status MlaDriver::poisonOutputs() {
       for (size_t i = 0; i + 4 <= poison.size(); i += 4)
         std::memcpy(&poison[i], &nan, 4);
     }
-    if (Status s =
-            backend.copyToDevice(buffer.get(), poison.data(), poison.size()))
-      return s;
+    // Chunks are whole elements: kChunkBytes is a multiple of 4.
+    auto *device = static_cast<uint8_t *>(buffer.get());
+    for (size_t offset = 0; offset < buffer.size(); offset += poison.size())
+      if (Status s = backend.copyToDevice(
+              device + offset, poison.data(),
+              std::min(poison.size(), buffer.size() - offset)))
+        return s;
   }
   return Status::success();
 }

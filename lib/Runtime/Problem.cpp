@@ -2,15 +2,15 @@
 
 #include "mla/Runtime/Problem.h"
 #include "mla/Runtime/Formats.h"
+#include "mla/Runtime/HostMemory.h"
 #include "mla/Runtime/Npy.h"
-#include "mla/Runtime/ThreadPool.h"
+#include "mla/Runtime/Parallel.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace mla::runtime {
 
@@ -188,22 +188,13 @@ constexpr int64_t kRowsPerTask = 64;
 } // namespace
 
 /// Runs body(begin, end) over [0, rows) in chunks on the pool.
-static void forRowChunks(ThreadPool &pool, int64_t rows,
+static void forRowChunks(llvm::ThreadPoolInterface &pool, int64_t rows,
                          const std::function<void(int64_t, int64_t)> &body) {
   int64_t tasks = (rows + kRowsPerTask - 1) / kRowsPerTask;
-  pool.parallelFor(tasks, [&](int64_t task) {
+  parallelFor(pool, tasks, [&](int64_t task) {
     int64_t begin = task * kRowsPerTask;
     body(begin, std::min(rows, begin + kRowsPerTask));
   });
-}
-
-/// Physical memory of this machine in bytes.
-static uint64_t physicalMemoryBytes() {
-  long pages = sysconf(_SC_PHYS_PAGES);
-  long pageSize = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || pageSize <= 0)
-    return UINT64_MAX;
-  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
 }
 
 static Status checkGeneratorOptions(const GeneratorOptions &options) {
@@ -220,10 +211,10 @@ static Status checkGeneratorOptions(const GeneratorOptions &options) {
     if (length < 0)
       return Status::failure(options.kvLensFlag,
                              "KV lengths must be non-negative");
-    totalKv += length;
-    if (totalKv > INT32_MAX)
+    if (length > INT32_MAX - totalKv)
       return Status::failure(options.kvLensFlag,
                              "more than 2^31 - 1 KV rows in all");
+    totalKv += length;
   }
   if (options.spareKvRows < 0 || options.spareKvRows > INT32_MAX - totalKv)
     return Status::failure("--kv-spare-rows",
@@ -245,8 +236,8 @@ static Status checkGeneratorOptions(const GeneratorOptions &options) {
   return Status::success();
 }
 
-Status generateProblem(const GeneratorOptions &options, ThreadPool &pool,
-                       MlaProblem &problem) {
+Status generateProblem(const GeneratorOptions &options,
+                       llvm::ThreadPoolInterface &pool, MlaProblem &problem) {
   if (Status s = checkGeneratorOptions(options))
     return s;
   MlaProblem result;

@@ -2,8 +2,8 @@
 
 #include "mla/Runtime/Reference.h"
 #include "mla/Runtime/Formats.h"
+#include "mla/Runtime/Parallel.h"
 #include "mla/Runtime/Problem.h"
-#include "mla/Runtime/ThreadPool.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 namespace mla::runtime {
 
 std::vector<double> computeReference(const MlaProblem &problem,
-                                     ThreadPool &pool) {
+                                     llvm::ThreadPoolInterface &pool) {
   int64_t heads = problem.heads;
   std::vector<double> out(problem.totalQ() * heads * kVDim, 0.0);
   double smScale = problem.smScale;
@@ -24,11 +24,11 @@ std::vector<double> computeReference(const MlaProblem &problem,
     // Decode the sequence's rows once; every query and head reads them all.
     int64_t kvBegin = problem.kvIndptr[seq];
     keys.resize(kvLen * kQkDim);
-    pool.parallelFor(kvLen, [&](int64_t row) {
+    parallelFor(pool, kvLen, [&](int64_t row) {
       problem.dequantizeKvRow(kvBegin + row, &keys[row * kQkDim]);
     });
 
-    pool.parallelFor(qLen * heads, [&](int64_t task) {
+    parallelFor(pool, qLen * heads, [&](int64_t task) {
       int64_t j = task / heads, head = task % heads;
       int64_t visible = std::min(kvLen, kvLen - qLen + 1 + j);
       if (visible <= 0)

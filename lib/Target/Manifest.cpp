@@ -1,8 +1,8 @@
 //===- Manifest.cpp - The kernel manifest next to each binary -------------===//
 
 #include "mla/Target/Manifest.h"
-#include "mla/Target/GpuCodegen.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Target/GpuCodegen.h"
 
 using namespace mlir;
 using namespace mla;
@@ -91,7 +91,15 @@ void mla::addKernelResources(llvm::json::Value &manifest,
         found = &r;
     if (!found)
       continue;
-    kernel["workgroup_size"] = llvm::json::Array{found->maxWorkgroupSize, 1, 1};
+    // A size the kernel declares (addAbiRecord put it there) holds
+    // maxWorkgroupSize work-items and keeps its shape; the maximum stands in
+    // for a kernel without one.
+    int64_t declared = 1;
+    for (const llvm::json::Value &extent : *kernel.getArray("workgroup_size"))
+      declared *= extent.getAsInteger().value_or(0);
+    if (declared != found->maxWorkgroupSize)
+      kernel["workgroup_size"] =
+          llvm::json::Array{found->maxWorkgroupSize, 1, 1};
     kernel["lds_bytes"] = found->ldsBytes;
     kernel["registers"] = found->vgprs + found->agprs;
     kernel["spills"] = found->vgprSpills + found->sgprSpills;

@@ -15,7 +15,7 @@ llvm::ArrayRef<TargetInfo> mla::getTargets() {
       {"gfx942", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx942", "",
        /*hasLowering=*/true},
       {"sm_90", TargetKind::NVPTX, "nvptx64-nvidia-cuda", "sm_90", "+ptx80",
-       /*hasLowering=*/false},
+       /*hasLowering=*/true},
       {"gfx950-emu", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx950", "",
        /*hasLowering=*/true, /*emulated=*/true},
       {"gfx942-emu", TargetKind::AMDGPU, "amdgcn-amd-amdhsa", "gfx942", "",

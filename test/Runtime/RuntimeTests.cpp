@@ -1,11 +1,11 @@
 //===- RuntimeTests.cpp - Unit tests of the MLA runtime library -----------===//
 //
-// usage: mla-runtime-tests SCRATCH_DIR
-// Prints failed checks to stderr and a count line to stdout; the exit status
-// is non-zero when a check failed.
+// usage: mla-runtime-tests [GTEST_FLAGS] SCRATCH_DIR
+// GoogleTest tests; files they write go to SCRATCH_DIR.
 //
 //===----------------------------------------------------------------------===//
 
+#include "mla/Runtime/AbiRecord.h"
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Check.h"
 #include "mla/Runtime/Formats.h"
@@ -15,9 +15,12 @@
 #include "mla/Runtime/Manifest.h"
 #include "mla/Runtime/MlaDriver.h"
 #include "mla/Runtime/Npy.h"
+#include "mla/Runtime/Parallel.h"
 #include "mla/Runtime/Problem.h"
 #include "mla/Runtime/Reference.h"
-#include "mla/Runtime/ThreadPool.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "gtest/gtest.h"
 
 #include <algorithm>
 #include <array>
@@ -32,46 +35,35 @@
 
 using namespace mla::runtime;
 
-static int numChecks = 0;
-static int numFailures = 0;
+/// The directory of the command line, for files the tests write.
+static std::string scratchDirectory;
 
-#define CHECK(condition)                                                       \
-  do {                                                                         \
-    ++numChecks;                                                               \
-    if (!(condition)) {                                                        \
-      ++numFailures;                                                           \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__,    \
-                   #condition);                                                \
-    }                                                                          \
-  } while (false)
+/// The pool of the tests that run on host threads.
+static llvm::ThreadPoolInterface &testPool() {
+  static llvm::StdThreadPool pool(llvm::hardware_concurrency(3));
+  return pool;
+}
 
-/// Checks that `status` failed with a message containing `text`.
-#define CHECK_ERROR(status, text)                                              \
-  do {                                                                         \
-    Status checkedStatus = (status);                                           \
-    ++numChecks;                                                               \
-    if (checkedStatus.ok() ||                                                  \
-        checkedStatus.message().find(text) == std::string::npos) {             \
-      ++numFailures;                                                           \
-      std::fprintf(stderr,                                                     \
-                   "%s:%d: expected an error containing '%s', got "            \
-                   "'%s'\n",                                                   \
-                   __FILE__, __LINE__, std::string(text).c_str(),              \
-                   checkedStatus.ok() ? "success"                              \
-                                      : checkedStatus.message().c_str());      \
-    }                                                                          \
-  } while (false)
+/// Success of `status`, or its message.
+static testing::AssertionResult succeeded(const Status &status) {
+  if (status.ok())
+    return testing::AssertionSuccess();
+  return testing::AssertionFailure()
+         << "unexpected error: " << status.message();
+}
 
-#define CHECK_OK(status)                                                       \
-  do {                                                                         \
-    Status checkedStatus = (status);                                           \
-    ++numChecks;                                                               \
-    if (!checkedStatus.ok()) {                                                 \
-      ++numFailures;                                                           \
-      std::fprintf(stderr, "%s:%d: unexpected error: %s\n", __FILE__,          \
-                   __LINE__, checkedStatus.message().c_str());                 \
-    }                                                                          \
-  } while (false)
+/// Failure of `status` with a message containing `text`.
+static testing::AssertionResult failsWith(const Status &status,
+                                          const std::string &text) {
+  if (status.ok())
+    return testing::AssertionFailure()
+           << "expected an error containing '" << text << "', got success";
+  if (status.message().find(text) == std::string::npos)
+    return testing::AssertionFailure()
+           << "expected an error containing '" << text << "', got '"
+           << status.message() << "'";
+  return testing::AssertionSuccess();
+}
 
 static bool near(double a, double b, double tolerance = 1e-12) {
   return std::fabs(a - b) <= tolerance * std::max(1.0, std::fabs(b));
@@ -81,96 +73,96 @@ static bool near(double a, double b, double tolerance = 1e-12) {
 // Formats
 //===----------------------------------------------------------------------===//
 
-static void testBf16() {
-  CHECK(floatToBf16(1.0f) == 0x3F80);
-  CHECK(floatToBf16(-2.0f) == 0xC000);
+TEST(Formats, Bf16) {
+  EXPECT_TRUE(floatToBf16(1.0f) == 0x3F80);
+  EXPECT_TRUE(floatToBf16(-2.0f) == 0xC000);
   // Halfway cases round to the even neighbour.
-  CHECK(floatToBf16(1.0f + std::ldexp(1.0f, -8)) == 0x3F80);
-  CHECK(floatToBf16(1.0f + 3 * std::ldexp(1.0f, -8)) == 0x3F82);
-  CHECK(floatToBf16(1.0f + std::ldexp(1.0f, -8) + std::ldexp(1.0f, -12)) ==
-        0x3F81);
-  CHECK(floatToBf16(INFINITY) == 0x7F80);
-  CHECK(floatToBf16(3.4e38f) == 0x7F80);
-  CHECK(std::isnan(bf16ToFloat(floatToBf16(NAN))));
+  EXPECT_TRUE(floatToBf16(1.0f + std::ldexp(1.0f, -8)) == 0x3F80);
+  EXPECT_TRUE(floatToBf16(1.0f + 3 * std::ldexp(1.0f, -8)) == 0x3F82);
+  EXPECT_TRUE(floatToBf16(1.0f + std::ldexp(1.0f, -8) +
+                          std::ldexp(1.0f, -12)) == 0x3F81);
+  EXPECT_TRUE(floatToBf16(INFINITY) == 0x7F80);
+  EXPECT_TRUE(floatToBf16(3.4e38f) == 0x7F80);
+  EXPECT_TRUE(std::isnan(bf16ToFloat(floatToBf16(NAN))));
   bool roundTrips = true;
   for (uint32_t bits = 0; bits < 0x10000; ++bits) {
     float value = bf16ToFloat(static_cast<uint16_t>(bits));
     if (!std::isnan(value) && floatToBf16(value) != bits)
       roundTrips = false;
   }
-  CHECK(roundTrips);
+  EXPECT_TRUE(roundTrips);
 }
 
-static void testFp8() {
-  CHECK(fp8E4M3FNToFloat(0x38) == 1.0f);
-  CHECK(fp8E4M3FNToFloat(0x7E) == 448.0f);
-  CHECK(fp8E4M3FNToFloat(0xFE) == -448.0f);
-  CHECK(fp8E4M3FNToFloat(0x01) == std::ldexp(1.0f, -9));
-  CHECK(fp8E4M3FNToFloat(0x08) == std::ldexp(1.0f, -6));
-  CHECK(std::isnan(fp8E4M3FNToFloat(0x7F)));
-  CHECK(std::isnan(fp8E4M3FNToFloat(0xFF)));
+TEST(Formats, Fp8E4M3FN) {
+  EXPECT_TRUE(fp8E4M3FNToFloat(0x38) == 1.0f);
+  EXPECT_TRUE(fp8E4M3FNToFloat(0x7E) == 448.0f);
+  EXPECT_TRUE(fp8E4M3FNToFloat(0xFE) == -448.0f);
+  EXPECT_TRUE(fp8E4M3FNToFloat(0x01) == std::ldexp(1.0f, -9));
+  EXPECT_TRUE(fp8E4M3FNToFloat(0x08) == std::ldexp(1.0f, -6));
+  EXPECT_TRUE(std::isnan(fp8E4M3FNToFloat(0x7F)));
+  EXPECT_TRUE(std::isnan(fp8E4M3FNToFloat(0xFF)));
   // 0x78..0x7E are finite: e4m3fn has no infinities.
-  CHECK(fp8E4M3FNToFloat(0x78) == 256.0f);
+  EXPECT_TRUE(fp8E4M3FNToFloat(0x78) == 256.0f);
   bool roundTrips = true;
   for (uint32_t bits = 0; bits < 256; ++bits) {
     float value = fp8E4M3FNToFloat(static_cast<uint8_t>(bits));
     if (!std::isnan(value) && floatToFp8E4M3FN(value) != bits)
       roundTrips = false;
   }
-  CHECK(roundTrips);
+  EXPECT_TRUE(roundTrips);
   // Saturation.
-  CHECK(floatToFp8E4M3FN(449.0f) == 0x7E);
-  CHECK(floatToFp8E4M3FN(1e6f) == 0x7E);
-  CHECK(floatToFp8E4M3FN(-INFINITY) == 0xFE);
-  CHECK(std::isnan(fp8E4M3FNToFloat(floatToFp8E4M3FN(NAN))));
+  EXPECT_TRUE(floatToFp8E4M3FN(449.0f) == 0x7E);
+  EXPECT_TRUE(floatToFp8E4M3FN(1e6f) == 0x7E);
+  EXPECT_TRUE(floatToFp8E4M3FN(-INFINITY) == 0xFE);
+  EXPECT_TRUE(std::isnan(fp8E4M3FNToFloat(floatToFp8E4M3FN(NAN))));
   // Round to nearest even, normal and subnormal.
-  CHECK(floatToFp8E4M3FN(1.0625f) == 0x38);
-  CHECK(floatToFp8E4M3FN(1.1875f) == 0x3A);
-  CHECK(floatToFp8E4M3FN(1.07f) == 0x39);
-  CHECK(floatToFp8E4M3FN(std::ldexp(1.0f, -10)) == 0x00);
-  CHECK(floatToFp8E4M3FN(3 * std::ldexp(1.0f, -10)) == 0x02);
-  CHECK(floatToFp8E4M3FN(-0.0f) == 0x80);
+  EXPECT_TRUE(floatToFp8E4M3FN(1.0625f) == 0x38);
+  EXPECT_TRUE(floatToFp8E4M3FN(1.1875f) == 0x3A);
+  EXPECT_TRUE(floatToFp8E4M3FN(1.07f) == 0x39);
+  EXPECT_TRUE(floatToFp8E4M3FN(std::ldexp(1.0f, -10)) == 0x00);
+  EXPECT_TRUE(floatToFp8E4M3FN(3 * std::ldexp(1.0f, -10)) == 0x02);
+  EXPECT_TRUE(floatToFp8E4M3FN(-0.0f) == 0x80);
   // Rounding up out of the subnormals and into the top binade.
-  CHECK(floatToFp8E4M3FN(15 * std::ldexp(1.0f, -10)) == 0x08);
-  CHECK(floatToFp8E4M3FN(440.0f) == 0x7E);
+  EXPECT_TRUE(floatToFp8E4M3FN(15 * std::ldexp(1.0f, -10)) == 0x08);
+  EXPECT_TRUE(floatToFp8E4M3FN(440.0f) == 0x7E);
 }
 
-static void testFp4AndE8M0() {
+TEST(Formats, Fp4AndE8M0) {
   const float values[8] = {0, 0.5f, 1, 1.5f, 2, 3, 4, 6};
   for (uint8_t code = 0; code < 16; ++code) {
     float expected = (code & 8) ? -values[code & 7] : values[code & 7];
-    CHECK(fp4E2M1ToFloat(code) == expected);
-    CHECK(floatToFp4E2M1(fp4E2M1ToFloat(code)) == code);
+    EXPECT_TRUE(fp4E2M1ToFloat(code) == expected);
+    EXPECT_TRUE(floatToFp4E2M1(fp4E2M1ToFloat(code)) == code);
   }
-  CHECK(fp4E2M1ToFloat(0x10 | 0x3) == 1.5f);
+  EXPECT_TRUE(fp4E2M1ToFloat(0x10 | 0x3) == 1.5f);
   // Ties to even codes.
-  CHECK(floatToFp4E2M1(0.25f) == 0);
-  CHECK(floatToFp4E2M1(0.75f) == 2);
-  CHECK(floatToFp4E2M1(1.25f) == 2);
-  CHECK(floatToFp4E2M1(1.75f) == 4);
-  CHECK(floatToFp4E2M1(2.5f) == 4);
-  CHECK(floatToFp4E2M1(3.5f) == 6);
-  CHECK(floatToFp4E2M1(5.0f) == 6);
-  CHECK(floatToFp4E2M1(5.1f) == 7);
-  CHECK(floatToFp4E2M1(0.3f) == 1);
+  EXPECT_TRUE(floatToFp4E2M1(0.25f) == 0);
+  EXPECT_TRUE(floatToFp4E2M1(0.75f) == 2);
+  EXPECT_TRUE(floatToFp4E2M1(1.25f) == 2);
+  EXPECT_TRUE(floatToFp4E2M1(1.75f) == 4);
+  EXPECT_TRUE(floatToFp4E2M1(2.5f) == 4);
+  EXPECT_TRUE(floatToFp4E2M1(3.5f) == 6);
+  EXPECT_TRUE(floatToFp4E2M1(5.0f) == 6);
+  EXPECT_TRUE(floatToFp4E2M1(5.1f) == 7);
+  EXPECT_TRUE(floatToFp4E2M1(0.3f) == 1);
   // Saturation.
-  CHECK(floatToFp4E2M1(7.0f) == 7);
-  CHECK(floatToFp4E2M1(-100.0f) == 0xF);
+  EXPECT_TRUE(floatToFp4E2M1(7.0f) == 7);
+  EXPECT_TRUE(floatToFp4E2M1(-100.0f) == 0xF);
 
-  CHECK(e8m0ToFloat(127) == 1.0f);
-  CHECK(e8m0ToFloat(128) == 2.0f);
-  CHECK(e8m0ToFloat(0) == std::ldexp(1.0f, -127));
-  CHECK(e8m0ToFloat(254) == std::ldexp(1.0f, 127));
-  CHECK(std::isnan(e8m0ToFloat(0xFF)));
+  EXPECT_TRUE(e8m0ToFloat(127) == 1.0f);
+  EXPECT_TRUE(e8m0ToFloat(128) == 2.0f);
+  EXPECT_TRUE(e8m0ToFloat(0) == std::ldexp(1.0f, -127));
+  EXPECT_TRUE(e8m0ToFloat(254) == std::ldexp(1.0f, 127));
+  EXPECT_TRUE(std::isnan(e8m0ToFloat(0xFF)));
 
-  CHECK(mxfp4BlockScale(6.0f) == 127);
-  CHECK(mxfp4BlockScale(4.0f) == 127);
-  CHECK(mxfp4BlockScale(7.9f) == 127);
-  CHECK(mxfp4BlockScale(8.0f) == 128);
-  CHECK(mxfp4BlockScale(1.0f) == 125);
-  CHECK(mxfp4BlockScale(0.0f) == 0);
-  CHECK(mxfp4BlockScale(1e-40f) == 0);
-  CHECK(mxfp4BlockScale(NAN) == 0xFF);
+  EXPECT_TRUE(mxfp4BlockScale(6.0f) == 127);
+  EXPECT_TRUE(mxfp4BlockScale(4.0f) == 127);
+  EXPECT_TRUE(mxfp4BlockScale(7.9f) == 127);
+  EXPECT_TRUE(mxfp4BlockScale(8.0f) == 128);
+  EXPECT_TRUE(mxfp4BlockScale(1.0f) == 125);
+  EXPECT_TRUE(mxfp4BlockScale(0.0f) == 0);
+  EXPECT_TRUE(mxfp4BlockScale(1e-40f) == 0);
+  EXPECT_TRUE(mxfp4BlockScale(NAN) == 0xFF);
 }
 
 //===----------------------------------------------------------------------===//
@@ -213,7 +205,8 @@ static double outAt(const MlaProblem &problem, const std::vector<double> &out,
   return out[(row * problem.heads + head) * kVDim + dim];
 }
 
-static void testReferenceSmallCases(ThreadPool &pool) {
+TEST(Reference, SmallCases) {
+  llvm::ThreadPoolInterface &pool = testPool();
   // One key: the output is its value part, whatever the query.
   {
     MlaProblem problem = makeBf16Problem(16, {1}, {1});
@@ -221,12 +214,12 @@ static void testReferenceSmallCases(ThreadPool &pool) {
       setKv(problem, 0, d, static_cast<float>(d % 7) - 3);
     setQ(problem, 0, 5, 0, 2.5f);
     std::vector<double> out = computeReference(problem, pool);
-    CHECK(out.size() == static_cast<size_t>(16 * kVDim));
+    EXPECT_TRUE(out.size() == static_cast<size_t>(16 * kVDim));
     bool equal = true;
     for (int64_t h = 0; h < 16; ++h)
       for (int64_t d = 0; d < kVDim; ++d)
         equal &= outAt(problem, out, 0, h, d) == static_cast<double>(d % 7) - 3;
-    CHECK(equal);
+    EXPECT_TRUE(equal);
   }
   // Two keys with scores 0 and 1 (sm_scale 0.5, q.k2 = 2).
   {
@@ -240,12 +233,12 @@ static void testReferenceSmallCases(ThreadPool &pool) {
     }
     std::vector<double> out = computeReference(problem, pool);
     double p2 = std::exp(1.0) / (1 + std::exp(1.0)), p1 = 1 - p2;
-    CHECK(near(outAt(problem, out, 0, 3, 0), 2 * p2));
-    CHECK(near(outAt(problem, out, 0, 3, 1), p1 - p2));
-    CHECK(near(outAt(problem, out, 0, 3, 511), p1 - p2));
+    EXPECT_TRUE(near(outAt(problem, out, 0, 3, 0), 2 * p2));
+    EXPECT_TRUE(near(outAt(problem, out, 0, 3, 1), p1 - p2));
+    EXPECT_TRUE(near(outAt(problem, out, 0, 3, 511), p1 - p2));
     // Head 0 has a zero query: equal weights.
-    CHECK(near(outAt(problem, out, 0, 0, 0), 1.0));
-    CHECK(near(outAt(problem, out, 0, 0, 7), 0.0));
+    EXPECT_TRUE(near(outAt(problem, out, 0, 0, 0), 1.0));
+    EXPECT_TRUE(near(outAt(problem, out, 0, 0, 7), 0.0));
   }
   // Causal q_len 2 over 3 keys: query 0 sees keys 0-1, query 1 all three.
   {
@@ -253,8 +246,8 @@ static void testReferenceSmallCases(ThreadPool &pool) {
     for (int64_t row = 0; row < 3; ++row)
       setKv(problem, row, 10, static_cast<float>(1 << row));
     std::vector<double> out = computeReference(problem, pool);
-    CHECK(near(outAt(problem, out, 0, 0, 10), 1.5));
-    CHECK(near(outAt(problem, out, 1, 0, 10), 7.0 / 3));
+    EXPECT_TRUE(near(outAt(problem, out, 0, 0, 10), 1.5));
+    EXPECT_TRUE(near(outAt(problem, out, 1, 0, 10), 7.0 / 3));
   }
   // q_len 4 over 2 keys: queries 0 and 1 see nothing, 2 sees key 0.
   {
@@ -262,23 +255,24 @@ static void testReferenceSmallCases(ThreadPool &pool) {
     setKv(problem, 0, 0, 4.0f);
     setKv(problem, 1, 0, 8.0f);
     std::vector<double> out = computeReference(problem, pool);
-    CHECK(outAt(problem, out, 0, 0, 0) == 0.0);
-    CHECK(outAt(problem, out, 1, 0, 0) == 0.0);
-    CHECK(near(outAt(problem, out, 2, 0, 0), 4.0));
-    CHECK(near(outAt(problem, out, 3, 0, 0), 6.0));
+    EXPECT_TRUE(outAt(problem, out, 0, 0, 0) == 0.0);
+    EXPECT_TRUE(outAt(problem, out, 1, 0, 0) == 0.0);
+    EXPECT_TRUE(near(outAt(problem, out, 2, 0, 0), 4.0));
+    EXPECT_TRUE(near(outAt(problem, out, 3, 0, 0), 6.0));
   }
   // kv_len 0 next to a non-empty sequence.
   {
     MlaProblem problem = makeBf16Problem(16, {1, 1}, {0, 1});
     setKv(problem, 0, 0, 3.0f);
     std::vector<double> out = computeReference(problem, pool);
-    CHECK(outAt(problem, out, 0, 0, 0) == 0.0);
-    CHECK(outAt(problem, out, 0, 15, 511) == 0.0);
-    CHECK(near(outAt(problem, out, 1, 0, 0), 3.0));
+    EXPECT_TRUE(outAt(problem, out, 0, 0, 0) == 0.0);
+    EXPECT_TRUE(outAt(problem, out, 0, 15, 511) == 0.0);
+    EXPECT_TRUE(near(outAt(problem, out, 1, 0, 0), 3.0));
   }
 }
 
-static void testReferenceQuantized(ThreadPool &pool) {
+TEST(Reference, Quantized) {
+  llvm::ThreadPoolInterface &pool = testPool();
   // fp8: values are code * scale.
   {
     MlaProblem problem = makeBf16Problem(16, {1}, {1});
@@ -286,7 +280,7 @@ static void testReferenceQuantized(ThreadPool &pool) {
     problem.kv.assign(kQkDim, 0x38); // 1.0
     problem.fp8Scale = 0.25f;
     std::vector<double> out = computeReference(problem, pool);
-    CHECK(near(outAt(problem, out, 0, 0, 0), 0.25));
+    EXPECT_TRUE(near(outAt(problem, out, 0, 0, 0), 0.25));
   }
   // mxfp4: nibble order and per-block scales; 0xFF poisons the row.
   {
@@ -301,15 +295,16 @@ static void testReferenceQuantized(ThreadPool &pool) {
     problem.mxScale[1] = 129; // block 1 scaled by 4
     double row[kQkDim];
     problem.dequantizeKvRow(0, row);
-    CHECK(row[0] == 1.0 && row[1] == 6.0 && row[2] == 0.0 && row[32] == -6.0);
+    EXPECT_TRUE(row[0] == 1.0 && row[1] == 6.0 && row[2] == 0.0 &&
+                row[32] == -6.0);
     std::vector<double> out = computeReference(problem, pool);
-    CHECK(near(outAt(problem, out, 0, 0, 1), 6.0));
-    CHECK(near(outAt(problem, out, 0, 0, 32), -6.0));
+    EXPECT_TRUE(near(outAt(problem, out, 0, 0, 1), 6.0));
+    EXPECT_TRUE(near(outAt(problem, out, 0, 0, 32), -6.0));
 
     problem.mxScale[17] = kE8M0NaN; // a rope block: every score is NaN
     out = computeReference(problem, pool);
-    CHECK(std::isnan(outAt(problem, out, 0, 0, 0)));
-    CHECK(std::isnan(outAt(problem, out, 0, 15, 511)));
+    EXPECT_TRUE(std::isnan(outAt(problem, out, 0, 0, 0)));
+    EXPECT_TRUE(std::isnan(outAt(problem, out, 0, 15, 511)));
   }
 }
 
@@ -317,26 +312,27 @@ static void testReferenceQuantized(ThreadPool &pool) {
 // Check
 //===----------------------------------------------------------------------===//
 
-static void testCheck() {
+TEST(Check, CompareWithReference) {
   std::vector<double> reference = {1.0, -2.0, 0.5, 0.0};
   std::vector<uint16_t> out;
   for (double value : reference)
     out.push_back(floatToBf16(static_cast<float>(value)));
   CheckResult exact = compareWithReference(out.data(), reference.data(), 4);
-  CHECK(exact.passed() && exact.relativeFrobenius == 0 &&
-        exact.maxAbsError == 0);
-  CHECK(exact.summary() ==
-        "check: rel_fro=0.0e+00 max_abs=0.0e+00 outside_tol=0/4 nan=0 PASS");
+  EXPECT_TRUE(exact.passed() && exact.relativeFrobenius == 0 &&
+              exact.maxAbsError == 0);
+  EXPECT_TRUE(
+      exact.summary() ==
+      "check: rel_fro=0.0e+00 max_abs=0.0e+00 outside_tol=0/4 nan=0 PASS");
 
   out[1] = floatToBf16(-2.1f);
   CheckResult off = compareWithReference(out.data(), reference.data(), 4);
-  CHECK(!off.passed() && off.outsideTolerance == 1 && off.nanCount == 0);
-  CHECK(near(off.maxAbsError, 0.1, 1e-2));
+  EXPECT_TRUE(!off.passed() && off.outsideTolerance == 1 && off.nanCount == 0);
+  EXPECT_TRUE(near(off.maxAbsError, 0.1, 1e-2));
 
   out[1] = 0xFFFF;
   CheckResult nan = compareWithReference(out.data(), reference.data(), 4);
-  CHECK(!nan.passed() && nan.nanCount == 1 && nan.outsideTolerance == 1);
-  CHECK(std::isnan(nan.maxAbsError));
+  EXPECT_TRUE(!nan.passed() && nan.nanCount == 1 && nan.outsideTolerance == 1);
+  EXPECT_TRUE(std::isnan(nan.maxAbsError));
 }
 
 //===----------------------------------------------------------------------===//
@@ -352,8 +348,9 @@ static uint64_t fnv1a(const void *data, size_t size) {
   return hash;
 }
 
-static void testGenerator() {
-  ThreadPool one(1), four(4);
+TEST(Problem, Generator) {
+  llvm::StdThreadPool one(llvm::hardware_concurrency(1)),
+      four(llvm::hardware_concurrency(4));
   GeneratorOptions options;
   options.kvDType = KvDType::MXFP4;
   options.heads = 16;
@@ -362,14 +359,14 @@ static void testGenerator() {
   options.seed = 7;
   options.smScale = 0.125f;
   MlaProblem a, b;
-  CHECK_OK(generateProblem(options, one, a));
-  CHECK_OK(generateProblem(options, four, b));
-  CHECK(a.q == b.q && a.kv == b.kv && a.mxScale == b.mxScale);
-  CHECK(a.qoIndptr == (std::vector<int32_t>{0, 2, 4, 6}));
-  CHECK(a.kvIndptr == (std::vector<int32_t>{0, 100, 100, 400}));
-  CHECK(a.kv.size() == static_cast<size_t>(400 * kPackedFp4RowBytes));
+  EXPECT_TRUE(succeeded(generateProblem(options, one, a)));
+  EXPECT_TRUE(succeeded(generateProblem(options, four, b)));
+  EXPECT_TRUE(a.q == b.q && a.kv == b.kv && a.mxScale == b.mxScale);
+  EXPECT_TRUE(a.qoIndptr == (std::vector<int32_t>{0, 2, 4, 6}));
+  EXPECT_TRUE(a.kvIndptr == (std::vector<int32_t>{0, 100, 100, 400}));
+  EXPECT_TRUE(a.kv.size() == static_cast<size_t>(400 * kPackedFp4RowBytes));
   // Padded scale tensor: 512 x 24, padding NaN, real scales finite.
-  CHECK(a.scaleRows == 512 && a.scaleStride == 24);
+  EXPECT_TRUE(a.scaleRows == 512 && a.scaleStride == 24);
   bool paddingIsNaN = true, scalesFinite = true;
   for (int64_t row = 0; row < a.scaleRows; ++row)
     for (int64_t col = 0; col < a.scaleStride; ++col) {
@@ -380,17 +377,18 @@ static void testGenerator() {
       if (!real && scale != kE8M0NaN)
         paddingIsNaN = false;
     }
-  CHECK(paddingIsNaN && scalesFinite);
+  EXPECT_TRUE(paddingIsNaN && scalesFinite);
 
   // Pinned hashes: a seed must give the same inputs on every machine,
   // compiler and release.
-  CHECK(fnv1a(a.q.data(), a.q.size() * 2) == 0xf0d631777c6a2883ull);
-  CHECK(fnv1a(a.kv.data(), a.kv.size()) == 0x4c237df245caa428ull);
-  CHECK(fnv1a(a.mxScale.data(), a.mxScale.size()) == 0xf231ba79c0e67f20ull);
+  EXPECT_TRUE(fnv1a(a.q.data(), a.q.size() * 2) == 0xf0d631777c6a2883ull);
+  EXPECT_TRUE(fnv1a(a.kv.data(), a.kv.size()) == 0x4c237df245caa428ull);
+  EXPECT_TRUE(fnv1a(a.mxScale.data(), a.mxScale.size()) ==
+              0xf231ba79c0e67f20ull);
   options.seed = 8;
   MlaProblem c;
-  CHECK_OK(generateProblem(options, four, c));
-  CHECK(c.q != a.q);
+  EXPECT_TRUE(succeeded(generateProblem(options, four, c)));
+  EXPECT_TRUE(c.q != a.q);
   options.seed = 7;
 
   // Normal statistics of q.
@@ -401,45 +399,49 @@ static void testGenerator() {
     squares += value * value;
   }
   double mean = sum / a.q.size(), variance = squares / a.q.size() - mean * mean;
-  CHECK(std::fabs(mean) < 0.02);
-  CHECK(std::fabs(variance - 1) < 0.05);
+  EXPECT_TRUE(std::fabs(mean) < 0.02);
+  EXPECT_TRUE(std::fabs(variance - 1) < 0.05);
 
   // fp8: the scale maps the largest magnitude onto 448.
   options.kvDType = KvDType::FP8;
   MlaProblem fp8;
-  CHECK_OK(generateProblem(options, four, fp8));
+  EXPECT_TRUE(succeeded(generateProblem(options, four, fp8)));
   bool hitsMax = false;
   for (uint8_t code : fp8.kv)
     hitsMax |= (code & 0x7F) == 0x7E;
-  CHECK(hitsMax && fp8.fp8Scale == 0x1.592492p-7f);
-  CHECK(fnv1a(fp8.kv.data(), fp8.kv.size()) == 0x5afc54fea37f32f0ull);
+  EXPECT_TRUE(hitsMax && fp8.fp8Scale == 0x1.592492p-7f);
+  EXPECT_TRUE(fnv1a(fp8.kv.data(), fp8.kv.size()) == 0x5afc54fea37f32f0ull);
   options.kvDType = KvDType::BF16;
   MlaProblem bf16;
-  CHECK_OK(generateProblem(options, four, bf16));
-  CHECK(fnv1a(bf16.kv.data(), bf16.kv.size()) == 0xd16a763bf8197ce8ull);
-  CHECK(bf16.q == fp8.q && bf16.mxScale.empty());
+  EXPECT_TRUE(succeeded(generateProblem(options, four, bf16)));
+  EXPECT_TRUE(fnv1a(bf16.kv.data(), bf16.kv.size()) == 0xd16a763bf8197ce8ull);
+  EXPECT_TRUE(bf16.q == fp8.q && bf16.mxScale.empty());
 
   // Errors name the flags.
   options.heads = 24;
-  CHECK_ERROR(generateProblem(options, four, c), "--heads: 24 heads");
+  EXPECT_TRUE(
+      failsWith(generateProblem(options, four, c), "--heads: 24 heads"));
   options.heads = 16;
   options.qLen = 5;
-  CHECK_ERROR(generateProblem(options, four, c), "--q-len: 5: must be 1..4");
+  EXPECT_TRUE(
+      failsWith(generateProblem(options, four, c), "--q-len: 5: must be 1..4"));
   options.qLen = 1;
   options.kvLens = {INT32_MAX, 1};
   options.kvLensFlag = "--kv-lens";
-  CHECK_ERROR(generateProblem(options, four, c), "--kv-lens: more than");
+  EXPECT_TRUE(
+      failsWith(generateProblem(options, four, c), "--kv-lens: more than"));
   options.kvLens = {INT32_MAX - 5};
   options.spareKvRows = 6;
-  CHECK_ERROR(generateProblem(options, four, c),
-              "--kv-spare-rows: more than 2^31 - 1 KV rows in all");
+  EXPECT_TRUE(failsWith(generateProblem(options, four, c),
+                        "--kv-spare-rows: more than 2^31 - 1 KV rows in all"));
 }
 
 /// Spare KV rows past the last sequence, as a cache pool has: NaN in every
 /// format, the covered rows and the fp8 scale unchanged, and kept by
 /// saveProblem and accepted by loadProblem.
-static void testSpareKvRows(const std::string &scratch) {
-  ThreadPool pool(2);
+TEST(Problem, SpareKvRows) {
+  const std::string &scratch = scratchDirectory;
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(2));
   GeneratorOptions options;
   options.heads = 16;
   options.qLen = 1;
@@ -449,13 +451,14 @@ static void testSpareKvRows(const std::string &scratch) {
     options.kvDType = dtype;
     options.spareKvRows = 0;
     MlaProblem exact, pooled;
-    CHECK_OK(generateProblem(options, pool, exact));
+    EXPECT_TRUE(succeeded(generateProblem(options, pool, exact)));
     options.spareKvRows = 212;
-    CHECK_OK(generateProblem(options, pool, pooled));
-    CHECK(pooled.totalKv() == 400 && pooled.kvRows() == 612);
-    CHECK(std::equal(exact.kv.begin(), exact.kv.end(), pooled.kv.begin()));
-    CHECK(pooled.fp8Scale == exact.fp8Scale &&
-          pooled.essentialBytes() == exact.essentialBytes());
+    EXPECT_TRUE(succeeded(generateProblem(options, pool, pooled)));
+    EXPECT_TRUE(pooled.totalKv() == 400 && pooled.kvRows() == 612);
+    EXPECT_TRUE(
+        std::equal(exact.kv.begin(), exact.kv.end(), pooled.kv.begin()));
+    EXPECT_TRUE(pooled.fp8Scale == exact.fp8Scale &&
+                pooled.essentialBytes() == exact.essentialBytes());
     double row[kQkDim];
     bool spareIsNaN = true;
     for (int64_t r = 400; r < 612; ++r) {
@@ -463,19 +466,19 @@ static void testSpareKvRows(const std::string &scratch) {
       for (double value : row)
         spareIsNaN &= std::isnan(value);
     }
-    CHECK(spareIsNaN);
+    EXPECT_TRUE(spareIsNaN);
     if (dtype == KvDType::MXFP4)
-      CHECK(pooled.scaleRows == 768 &&
-            std::equal(exact.mxScale.begin(),
-                       exact.mxScale.begin() + 400 * exact.scaleStride,
-                       pooled.mxScale.begin()));
+      EXPECT_TRUE(pooled.scaleRows == 768 &&
+                  std::equal(exact.mxScale.begin(),
+                             exact.mxScale.begin() + 400 * exact.scaleStride,
+                             pooled.mxScale.begin()));
 
     std::string directory = scratch + "/pool_" + kvDTypeName(dtype);
-    CHECK_OK(saveProblem(pooled, directory));
+    EXPECT_TRUE(succeeded(saveProblem(pooled, directory)));
     MlaProblem loaded;
-    CHECK_OK(loadProblem(directory, dtype, 0.125f, loaded));
-    CHECK(loaded.kvRows() == 612 && loaded.totalKv() == 400 &&
-          loaded.kv == pooled.kv && loaded.mxScale == pooled.mxScale);
+    EXPECT_TRUE(succeeded(loadProblem(directory, dtype, 0.125f, loaded)));
+    EXPECT_TRUE(loaded.kvRows() == 612 && loaded.totalKv() == 400 &&
+                loaded.kv == pooled.kv && loaded.mxScale == pooled.mxScale);
   }
 }
 
@@ -497,40 +500,43 @@ static std::string npyBytes(const std::string &header, size_t dataBytes) {
   return bytes + header + std::string(dataBytes, '\0');
 }
 
-static void testNpy(const std::string &scratch) {
+TEST(Npy, ReadAndWrite) {
+  const std::string &scratch = scratchDirectory;
   std::string path = scratch + "/round_trip.npy";
   std::vector<int32_t> values = {1, -2, 3, 4, 5, 6};
-  CHECK_OK(writeNpy(path, NpyDType::Int32, {2, 3}, values.data()));
+  EXPECT_TRUE(
+      succeeded(writeNpy(path, NpyDType::Int32, {2, 3}, values.data())));
   NpyArray array;
-  CHECK_OK(readNpy(path, array));
-  CHECK(array.dtype == NpyDType::Int32);
-  CHECK(array.shape == (std::vector<int64_t>{2, 3}));
-  CHECK(array.elementsAs<int32_t>() == values);
-  CHECK(array.shapeString() == "(2, 3)");
+  EXPECT_TRUE(succeeded(readNpy(path, array)));
+  EXPECT_TRUE(array.dtype == NpyDType::Int32);
+  EXPECT_TRUE(array.shape == (std::vector<int64_t>{2, 3}));
+  EXPECT_TRUE(array.elementsAs<int32_t>() == values);
+  EXPECT_TRUE(array.shapeString() == "(2, 3)");
 
   std::vector<uint16_t> halves = {0x3F80, 0xFFFF};
-  CHECK_OK(writeNpy(path, NpyDType::UInt16, {2}, halves.data()));
-  CHECK_OK(readNpy(path, array));
-  CHECK(array.dtype == NpyDType::UInt16 && array.shapeString() == "(2,)");
-  CHECK(array.elementsAs<uint16_t>() == halves);
+  EXPECT_TRUE(succeeded(writeNpy(path, NpyDType::UInt16, {2}, halves.data())));
+  EXPECT_TRUE(succeeded(readNpy(path, array)));
+  EXPECT_TRUE(array.dtype == NpyDType::UInt16 && array.shapeString() == "(2,)");
+  EXPECT_TRUE(array.elementsAs<uint16_t>() == halves);
   // The data starts on a 64-byte boundary, as NumPy writes it.
   std::FILE *file = std::fopen(path.c_str(), "rb");
   std::fseek(file, 0, SEEK_END);
-  CHECK((std::ftell(file) - 4) % 64 == 0);
+  EXPECT_TRUE((std::ftell(file) - 4) % 64 == 0);
   std::fclose(file);
 
   // The dtypes of f16 and i64 buffers.
   std::vector<uint16_t> f16 = {0x3C00, 0xFC00};
-  CHECK_OK(writeNpy(path, NpyDType::Float16, {1, 2}, f16.data()));
-  CHECK_OK(readNpy(path, array));
-  CHECK(array.dtype == NpyDType::Float16 &&
-        array.elementsAs<uint16_t>() == f16);
+  EXPECT_TRUE(succeeded(writeNpy(path, NpyDType::Float16, {1, 2}, f16.data())));
+  EXPECT_TRUE(succeeded(readNpy(path, array)));
+  EXPECT_TRUE(array.dtype == NpyDType::Float16 &&
+              array.elementsAs<uint16_t>() == f16);
   std::vector<int64_t> wide = {-1, int64_t(1) << 40};
-  CHECK_OK(writeNpy(path, NpyDType::Int64, {2}, wide.data()));
-  CHECK_OK(readNpy(path, array));
-  CHECK(array.dtype == NpyDType::Int64 && array.elementsAs<int64_t>() == wide);
-  CHECK(npyItemSize(NpyDType::Int64) == 8 &&
-        std::string(npyDTypeName(NpyDType::Float16)) == "float16");
+  EXPECT_TRUE(succeeded(writeNpy(path, NpyDType::Int64, {2}, wide.data())));
+  EXPECT_TRUE(succeeded(readNpy(path, array)));
+  EXPECT_TRUE(array.dtype == NpyDType::Int64 &&
+              array.elementsAs<int64_t>() == wide);
+  EXPECT_TRUE(npyItemSize(NpyDType::Int64) == 8 &&
+              std::string(npyDTypeName(NpyDType::Float16)) == "float16");
 
   // Version 2.0 headers, scalars and byte-order marks NumPy writes.
   std::string v2("\x93NUMPY\x02\x00", 8);
@@ -538,13 +544,13 @@ static void testNpy(const std::string &scratch) {
       "{'descr': '|i1', 'fortran_order': False, 'shape': (), }";
   v2 += std::string({static_cast<char>(header.size()), 0, 0, 0});
   writeBytes(path, v2 + header + "x");
-  CHECK_OK(readNpy(path, array));
-  CHECK(array.dtype == NpyDType::Int8 && array.shape.empty() &&
-        array.bytes[0] == 'x');
+  EXPECT_TRUE(succeeded(readNpy(path, array)));
+  EXPECT_TRUE(array.dtype == NpyDType::Int8 && array.shape.empty() &&
+              array.bytes[0] == 'x');
 
   auto expectError = [&](const std::string &bytes, const std::string &text) {
     writeBytes(path, bytes);
-    CHECK_ERROR(readNpy(path, array), path + ": " + text);
+    EXPECT_TRUE(failsWith(readNpy(path, array), path + ": " + text));
   };
   expectError("PK\x03\x04 not numpy", "not a .npy file (bad magic)");
   expectError(std::string("\x93NUMPY\x03\x00", 8) + "abcd",
@@ -587,51 +593,63 @@ static void testNpy(const std::string &scratch) {
                        "'shape': (1,), }",
                        4),
               "malformed header: unexpected key 'd\\x01scr'");
-  CHECK_ERROR(readNpy(scratch + "/missing.npy", array),
-              scratch + "/missing.npy: " + std::strerror(ENOENT));
-  CHECK_ERROR(
+  EXPECT_TRUE(failsWith(readNpy(scratch + "/missing.npy", array),
+                        scratch + "/missing.npy: " + std::strerror(ENOENT)));
+  EXPECT_TRUE(failsWith(
       writeNpy(scratch + "/no/such/dir/x.npy", NpyDType::UInt8, {1}, "x"),
-      "cannot create");
+      "cannot create"));
 }
 
 //===----------------------------------------------------------------------===//
 // Json
 //===----------------------------------------------------------------------===//
 
-static void testJson() {
-  JsonValue value;
-  CHECK_OK(parseJson(
+TEST(Json, Parse) {
+  llvm::json::Value value = nullptr;
+  EXPECT_TRUE(succeeded(parseJson(
       R"({"a": [1, -2.5e1, 12345678901], "s": "x\"\\\n\u00e9\ud83d\ude00",
  "t": true, "f": false, "n": null, "o": {}})",
-      "doc", value));
-  CHECK(value.isObject() && value.getObject().size() == 6);
-  const JsonValue *a = value.find("a");
-  CHECK(a && a->isArray() && a->getArray().size() == 3);
-  CHECK(a->getArray()[0].isInteger() && a->getArray()[0].getInteger() == 1);
-  CHECK(!a->getArray()[1].isInteger() && a->getArray()[1].getNumber() == -25);
-  CHECK(a->getArray()[2].getInteger() == 12345678901);
-  CHECK(value.find("s")->getString() == "x\"\\\n\xC3\xA9\xF0\x9F\x98\x80");
-  CHECK(value.find("t")->getBool() && !value.find("f")->getBool());
-  CHECK(value.find("n")->isNull() && value.find("o")->isObject());
-  CHECK(value.find("missing") == nullptr);
-  CHECK(value.find("t")->line() == 2 && value.find("t")->column() == 7);
+      "doc", value)));
+  const llvm::json::Object *object = value.getAsObject();
+  EXPECT_TRUE(object && object->size() == 6);
+  const llvm::json::Array *a = object->getArray("a");
+  EXPECT_TRUE(a && a->size() == 3);
+  EXPECT_TRUE(getNonNegativeInteger((*a)[0]) == 1);
+  EXPECT_TRUE(!getNonNegativeInteger((*a)[1]) && (*a)[1].getAsNumber() == -25);
+  EXPECT_TRUE(getNonNegativeInteger((*a)[2]) == 12345678901);
+  EXPECT_TRUE(object->getString("s") == "x\"\\\n\xC3\xA9\xF0\x9F\x98\x80");
+  EXPECT_TRUE(object->getBoolean("t") == true &&
+              object->getBoolean("f") == false);
+  EXPECT_TRUE(object->getNull("n") && object->getObject("o"));
+  EXPECT_TRUE(object->get("missing") == nullptr);
 
-  CHECK_ERROR(parseJson("{\n  \"a\": [1, 2,, 3]\n}", "m.json", value),
-              "m.json:2:14: expected a JSON value, found ','");
-  CHECK_ERROR(parseJson("{\"a\": 1} x", "m.json", value),
-              "m.json:1:10: unexpected text after the JSON value");
-  CHECK_ERROR(parseJson("{\"a\": \"abc", "m.json", value),
-              "unterminated string");
-  CHECK_ERROR(parseJson("{\"a\" 1}", "m.json", value),
-              "m.json:1:6: expected ':', found '1'");
-  CHECK_ERROR(parseJson("[01]", "m.json", value), "expected ',' or ']'");
-  CHECK_ERROR(parseJson("{\"a\": tru}", "m.json", value),
-              "expected a JSON value");
-  CHECK_ERROR(parseJson("\"\\q\"", "m.json", value), "invalid escape '\\q'");
-  CHECK_ERROR(parseJson("\"\\ud800x\"", "m.json", value), "unpaired");
-  CHECK_ERROR(parseJson(std::string(100, '['), "m.json", value),
-              "nesting deeper than 64 levels");
-  CHECK_ERROR(parseJson("", "m.json", value), "m.json:1:1: expected a JSON");
+  // Integers are written as integers, and are not negative.
+  for (const char *text : {"4.0", "1e3", "-1", "9223372036854775808"}) {
+    EXPECT_TRUE(succeeded(parseJson(text, "m.json", value)));
+    EXPECT_TRUE(!getNonNegativeInteger(value));
+  }
+
+  EXPECT_TRUE(failsWith(parseJson("{\n  \"a\": [1, 2,, 3]\n}", "m.json", value),
+                        "m.json:2:15: invalid JSON value"));
+  EXPECT_TRUE(failsWith(parseJson("{\"a\": 1} x", "m.json", value),
+                        "m.json:1:10: text after end of document"));
+  EXPECT_TRUE(failsWith(parseJson("{\"a\": \"abc", "m.json", value),
+                        "unterminated string"));
+  EXPECT_TRUE(failsWith(parseJson("{\"a\" 1}", "m.json", value),
+                        "m.json:1:7: expected : after object key"));
+  EXPECT_TRUE(failsWith(parseJson("{\"a\": tru}", "m.json", value),
+                        "invalid JSON value"));
+  EXPECT_TRUE(failsWith(parseJson("\"\\q\"", "m.json", value),
+                        "invalid escape sequence"));
+  EXPECT_TRUE(failsWith(parseJson("\"\xFF\"", "m.json", value),
+                        "invalid UTF-8 sequence"));
+  EXPECT_TRUE(failsWith(parseJson(std::string(100, '['), "m.json", value),
+                        "m.json:1:65: nesting deeper than 64 levels"));
+  // Brackets inside strings do not nest.
+  EXPECT_TRUE(succeeded(
+      parseJson("[\"" + std::string(100, '[') + "\\\"\"]", "m.json", value)));
+  EXPECT_TRUE(
+      failsWith(parseJson("", "m.json", value), "m.json:1:1: unexpected EOF"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -680,56 +698,190 @@ static std::string replaced(std::string text, const std::string &from,
   return text;
 }
 
-static void testManifest() {
+TEST(Manifest, Parse) {
   Manifest manifest;
-  CHECK_OK(parseManifest(manifestText(kPartialArgs), "m.so.json", manifest));
-  CHECK(manifest.target == "host" && manifest.binary == "m.so");
-  CHECK(manifest.kernels.size() == 2);
+  EXPECT_TRUE(succeeded(
+      parseManifest(manifestText(kPartialArgs), "m.so.json", manifest)));
+  EXPECT_TRUE(manifest.target == "host" && manifest.binary == "m.so");
+  EXPECT_TRUE(manifest.kernels.size() == 2);
   const KernelInfo &partial = manifest.kernels[0];
-  CHECK(partial.symbol == "partial" && partial.args.size() == 9);
-  CHECK(partial.args[8].kind == ArgKind::Scalar &&
-        partial.args[8].type == "f32");
-  CHECK(partial.role == "mla.partial" && partial.hasGrid);
-  CHECK(partial.grid[0].quantity == "work_items" &&
-        partial.grid[2].quantity.empty() && partial.grid[2].count == 1);
-  CHECK(!partial.registers && manifest.kernels[1].workgroupSize[0] == 64);
-  CHECK(manifestPathFor("dir/out.so") == "dir/out.so.json");
+  EXPECT_TRUE(partial.symbol == "partial" && partial.args.size() == 9);
+  EXPECT_TRUE(partial.args[8].kind == ArgKind::Scalar &&
+              partial.args[8].type == "f32");
+  EXPECT_TRUE(partial.role == "mla.partial" && partial.hasGrid);
+  EXPECT_TRUE(partial.grid[0].quantity == "work_items" &&
+              partial.grid[2].quantity.empty() && partial.grid[2].count == 1);
+  EXPECT_TRUE(!partial.registers && manifest.kernels[1].workgroupSize[0] == 64);
+  EXPECT_TRUE(manifestPathFor("dir/out.so") == "dir/out.so.json");
 
-  CHECK_ERROR(parseManifest("{\"target\": \"host\"}", "m.json", manifest),
-              "m.json:1:1: binary: missing");
-  CHECK_ERROR(parseManifest(manifestText(R"({"name": "q", "kind": "pointer",
+  EXPECT_TRUE(
+      failsWith(parseManifest("{\"target\": \"host\"}", "m.json", manifest),
+                "m.json: binary: missing"));
+  EXPECT_TRUE(
+      failsWith(parseManifest(manifestText(R"({"name": "q", "kind": "pointer",
                                             "type": "bf16"})"),
-                            "m.json", manifest),
-              "kernels[0].args[0].kind: expected \"ptr\" or \"scalar\"");
-  CHECK_ERROR(parseManifest(manifestText(R"({"name": "q", "kind": "scalar",
+                              "m.json", manifest),
+                "kernels[0].args[0].kind: expected \"ptr\" or \"scalar\""));
+  EXPECT_TRUE(
+      failsWith(parseManifest(manifestText(R"({"name": "q", "kind": "scalar",
                                             "type": "bf16"})"),
-                            "m.json", manifest),
-              "scalar type \"bf16\" is not one of i32, i64, f32");
-  CHECK_ERROR(parseManifest(manifestText(R"({"name": "q", "kind": "ptr",
+                              "m.json", manifest),
+                "scalar type \"bf16\" is not one of i32, i64, f32"));
+  EXPECT_TRUE(
+      failsWith(parseManifest(manifestText(R"({"name": "q", "kind": "ptr",
                                             "type": "f64"})"),
-                            "m.json", manifest),
-              "unknown element type \"f64\"");
+                              "m.json", manifest),
+                "unknown element type \"f64\""));
   std::string text = manifestText(kPartialArgs);
   std::string emptyName = text;
   emptyName.replace(emptyName.find("\"work_items\""), 12, "\"\"");
-  CHECK_ERROR(parseManifest(emptyName, "m.json", manifest),
-              "kernels[0].launch.grid[0]: empty quantity name");
+  EXPECT_TRUE(failsWith(parseManifest(emptyName, "m.json", manifest),
+                        "kernels[0].launch.grid[0]: empty quantity name"));
   std::string duplicate = text;
   duplicate.replace(duplicate.find("\"combine\""), 9, "\"partial\"");
-  CHECK_ERROR(parseManifest(duplicate, "m.json", manifest),
-              "duplicate symbol 'partial'");
-  CHECK(partial.dynamicLdsBytes == 0);
+  EXPECT_TRUE(failsWith(parseManifest(duplicate, "m.json", manifest),
+                        "duplicate symbol 'partial'"));
+  EXPECT_TRUE(partial.dynamicLdsBytes == 0);
   std::string dynamic = text;
   dynamic.replace(dynamic.find("\"lds_bytes\": 0"), 14,
                   "\"lds_bytes\": 4096, \"dynamic_lds_bytes\": 1024");
-  CHECK_OK(parseManifest(dynamic, "m.json", manifest));
-  CHECK(manifest.kernels[0].ldsBytes == 4096 &&
-        manifest.kernels[0].dynamicLdsBytes == 1024);
+  EXPECT_TRUE(succeeded(parseManifest(dynamic, "m.json", manifest)));
+  EXPECT_TRUE(manifest.kernels[0].ldsBytes == 4096 &&
+              manifest.kernels[0].dynamicLdsBytes == 1024);
   dynamic.replace(dynamic.find("4096"), 4, "1000");
-  CHECK_ERROR(parseManifest(dynamic, "m.json", manifest),
-              "kernels[0].dynamic_lds_bytes: more than lds_bytes");
-  CHECK_ERROR(loadManifest("/nonexistent/m.so", manifest),
-              "/nonexistent/m.so.json: ");
+  EXPECT_TRUE(failsWith(parseManifest(dynamic, "m.json", manifest),
+                        "kernels[0].dynamic_lds_bytes: more than lds_bytes"));
+  EXPECT_TRUE(failsWith(loadManifest("/nonexistent/m.so", manifest),
+                        "/nonexistent/m.so.json: "));
+}
+
+/// The ABI record of the binary `manifestText(kPartialArgs)` describes.
+static std::string recordText() {
+  Manifest manifest;
+  EXPECT_TRUE(succeeded(
+      parseManifest(manifestText(kPartialArgs), "m.so.json", manifest)));
+  llvm::json::Array kernels;
+  for (const KernelInfo &kernel : manifest.kernels) {
+    llvm::json::Array args;
+    for (const KernelArg &arg : kernel.args)
+      args.push_back(llvm::json::Object{
+          {"name", arg.name},
+          {"kind", arg.kind == ArgKind::Pointer ? "ptr" : "scalar"},
+          {"type", arg.type}});
+    kernels.push_back(llvm::json::Object{
+        {"symbol", kernel.symbol},
+        {"args", std::move(args)},
+        {"workgroup_size",
+         llvm::json::Array{kernel.workgroupSize[0], kernel.workgroupSize[1],
+                           kernel.workgroupSize[2]}},
+        {"launch", llvm::json::Object(kernel.launch)}});
+  }
+  llvm::json::Value record =
+      llvm::json::Object{{"version", kAbiRecordVersion},
+                         {"target", "host"},
+                         {"kernels", std::move(kernels)}};
+  return llvm::formatv("{0}", record).str();
+}
+
+/// The result of checking the manifest `text` against `record`, given as
+/// the bytes of the record's global (with its NUL and what may follow).
+static Status checkRecord(const std::string &text, const std::string &record) {
+  Manifest manifest;
+  if (Status s = parseManifest(text, "m.so.json", manifest))
+    return s;
+  return checkAbiRecord(std::string_view(record.data(), record.size() + 1),
+                        "m.so", manifest);
+}
+
+TEST(AbiRecord, Check) {
+  std::string text = manifestText(kPartialArgs);
+  std::string record = recordText();
+  EXPECT_TRUE(succeeded(checkRecord(text, record)));
+  // The text ends at the global's NUL.
+  EXPECT_TRUE(
+      succeeded(checkRecord(text, record + std::string("\0garbage", 8))));
+
+  // What a launcher relies on, changed in the manifest.
+  EXPECT_TRUE(failsWith(
+      checkRecord(replaced(text, "\"max_splits\": 8", "\"max_splits\": 16"),
+                  record),
+      "m.so.json: kernels[0].launch.max_splits: 16 does not match the binary "
+      "(8)"));
+  EXPECT_TRUE(failsWith(
+      checkRecord(replaced(text, "\"max_splits\": 8,", ""), record),
+      "m.so.json: kernels[0].launch.max_splits: absent, the binary has 8"));
+  EXPECT_TRUE(failsWith(
+      checkRecord(replaced(text, "\"block_rows\": 16,",
+                           "\"block_rows\": 16, \"splits\": 2,"),
+                  record),
+      "m.so.json: kernels[1].launch.splits: 2, absent from the binary"));
+  EXPECT_TRUE(failsWith(
+      checkRecord(
+          replaced(text, "[\"work_items\", 1, 1]", "[\"work_items\", 2, 1]"),
+          record),
+      "kernels[0].launch.grid: [\"work_items\",2,1] does not match the binary "
+      "([\"work_items\",1,1])"));
+  EXPECT_TRUE(failsWith(
+      checkRecord(replaced(text, "\"heads\": 16", "\"heads\": 32"), record),
+      "kernels[0].launch.heads: 32 does not match the binary (16)"));
+  EXPECT_TRUE(failsWith(
+      checkRecord(replaced(text, "[64, 1, 1]", "[128, 1, 1]"), record),
+      "m.so.json: kernels[1].workgroup_size: [128,1,1] does not match the "
+      "binary ([64,1,1])"));
+  std::string swapped =
+      replaced(replaced(text, R"("name": "qo_indptr")", R"("name": "TMP")"),
+               R"("name": "kv_indptr")", R"("name": "qo_indptr")");
+  EXPECT_TRUE(failsWith(
+      checkRecord(
+          replaced(swapped, R"("name": "TMP")", R"("name": "kv_indptr")"),
+          record),
+      "m.so.json: kernels[0].args[2]: ptr i32 'kv_indptr' does not match the "
+      "binary (ptr i32 'qo_indptr')"));
+  EXPECT_TRUE(failsWith(
+      checkRecord(
+          replaced(text,
+                   R"("name": "sm_scale", "kind": "scalar", "type": "f32")",
+                   R"("name": "sm_scale", "kind": "scalar", "type": "i32")"),
+          record),
+      "m.so.json: kernels[0].args[8]: scalar i32 'sm_scale' does not match "
+      "the binary (scalar f32 'sm_scale')"));
+  EXPECT_TRUE(failsWith(
+      checkRecord(manifestText(std::string(kPartialArgs) +
+                               R"(, {"name": "extra", "kind": "scalar",
+                                     "type": "i32"})"),
+                  record),
+      "m.so.json: kernels[0].args: 10 arguments, the binary's kernel takes "
+      "9"));
+  EXPECT_TRUE(failsWith(
+      checkRecord(replaced(text, "\"partial\"", "\"getpid\""), record),
+      "m.so.json: kernels[0].symbol: 'getpid' is not a kernel of m.so"));
+  EXPECT_TRUE(failsWith(
+      checkRecord(replaced(text, "\"host\"", "\"gfx950\""), record),
+      "m.so.json: target: 'gfx950' does not match the binary ('host')"));
+
+  // A record without a workgroup size does not constrain it.
+  std::string sizeless = record;
+  for (size_t at;
+       (at = sizeless.find(",\"workgroup_size\":[")) != std::string::npos;)
+    sizeless.erase(at, sizeless.find(']', at) - at + 1);
+  EXPECT_TRUE(succeeded(
+      checkRecord(replaced(text, "[64, 1, 1]", "[128, 1, 1]"), sizeless)));
+
+  // Records that are not this mla-run's.
+  EXPECT_TRUE(failsWith(
+      checkRecord(text, replaced(record, "\"version\":1", "\"version\":2")),
+      "m.so: ABI record version 2, this mla-run reads "
+      "version 1"));
+  EXPECT_TRUE(failsWith(checkRecord(text, "{\"kernels\": [}"),
+                        "m.so: ABI record:1:15: invalid JSON value"));
+  EXPECT_TRUE(failsWith(checkRecord(text, "[]"),
+                        "m.so: malformed ABI record: not an object"));
+  EXPECT_TRUE(failsWith(
+      checkRecord(text, replaced(record, "\"args\":[", "\"args\":[1,")),
+      "m.so: malformed ABI record: an argument of "
+      "'partial'"));
+  EXPECT_TRUE(failsWith(missingAbiRecord("m.so"),
+                        "m.so: has no ABI record (__mla_abi)"));
 }
 
 /// The error of selecting bf16/16 kernels from manifest `text`, or
@@ -741,93 +893,108 @@ static Status selectFrom(const std::string &text, MlaKernels &kernels) {
   return selectMlaKernels(manifest, KvDType::BF16, 16, kernels);
 }
 
-static void testKernelSelection(ThreadPool &pool) {
+TEST(MlaDriver, KernelSelection) {
+  llvm::ThreadPoolInterface &pool = testPool();
   Manifest manifest;
-  CHECK_OK(parseManifest(manifestText(kPartialArgs), "m.so.json", manifest));
+  EXPECT_TRUE(succeeded(
+      parseManifest(manifestText(kPartialArgs), "m.so.json", manifest)));
   MlaKernels kernels;
-  CHECK_OK(selectMlaKernels(manifest, KvDType::BF16, 16, kernels));
-  CHECK(kernels.partial == &manifest.kernels[0] &&
-        kernels.combine == &manifest.kernels[1] && kernels.maxSplits == 8);
-  CHECK(kernels.kvTile == 64 && kernels.blockRows == 64 &&
-        kernels.combineBlockRows == 16);
-  CHECK_ERROR(selectMlaKernels(manifest, KvDType::BF16, 32, kernels),
-              "m.so.json: no mla.partial kernel for kv_dtype bf16 and 32 "
-              "heads (the module has bf16/16)");
-  CHECK_ERROR(selectMlaKernels(manifest, KvDType::FP8, 16, kernels),
-              "no mla.partial kernel for kv_dtype fp8");
+  EXPECT_TRUE(
+      succeeded(selectMlaKernels(manifest, KvDType::BF16, 16, kernels)));
+  EXPECT_TRUE(kernels.partial == &manifest.kernels[0] &&
+              kernels.combine == &manifest.kernels[1] &&
+              kernels.maxSplits == 8);
+  EXPECT_TRUE(kernels.kvTile == 64 && kernels.blockRows == 64 &&
+              kernels.combineBlockRows == 16);
+  EXPECT_TRUE(
+      failsWith(selectMlaKernels(manifest, KvDType::BF16, 32, kernels),
+                "m.so.json: no mla.partial kernel for kv_dtype bf16 and 32 "
+                "heads (the module has bf16/16)"));
+  EXPECT_TRUE(failsWith(selectMlaKernels(manifest, KvDType::FP8, 16, kernels),
+                        "no mla.partial kernel for kv_dtype fp8"));
 
   // The launch keys the plan follows.
   std::string text = manifestText(kPartialArgs);
-  CHECK_OK(selectFrom(replaced(text, "\"kv_tile\": 64", "\"kv_tile\": 32"),
-                      kernels));
-  CHECK(kernels.kvTile == 32 &&
-        planOptionsFor(makeBf16Problem(16, {1}, {1}), kernels,
-                       PlanMode::Reproducible, 4)
-                .kvTile == 32);
-  CHECK_OK(selectFrom(replaced(text, ", \"max_splits\": 8", ""), kernels));
-  CHECK(kernels.maxSplits == kDefaultMaxSplits);
-  CHECK_ERROR(selectFrom(replaced(text, "\"kv_tile\": 64, ", ""), kernels),
-              "kernel 'partial': mla.partial needs launch.kv_tile");
-  CHECK_ERROR(selectFrom(replaced(text, "\"block_rows\": 64, ", ""), kernels),
-              "kernel 'partial': mla.partial needs launch.block_rows");
-  CHECK_ERROR(selectFrom(replaced(text, "\"block_rows\": 16,", ""), kernels),
-              "kernel 'combine': mla.combine needs launch.block_rows");
-  CHECK_ERROR(selectFrom(replaced(text, "\"heads\": 16,", ""), kernels),
-              "kernel 'partial': mla.partial needs launch.heads");
-  CHECK_ERROR(
+  EXPECT_TRUE(succeeded(selectFrom(
+      replaced(text, "\"kv_tile\": 64", "\"kv_tile\": 32"), kernels)));
+  EXPECT_TRUE(kernels.kvTile == 32 &&
+              planOptionsFor(makeBf16Problem(16, {1}, {1}), kernels,
+                             PlanMode::Reproducible, 4)
+                      .kvTile == 32);
+  EXPECT_TRUE(succeeded(
+      selectFrom(replaced(text, ", \"max_splits\": 8", ""), kernels)));
+  EXPECT_TRUE(kernels.maxSplits == kDefaultMaxSplits);
+  EXPECT_TRUE(
+      failsWith(selectFrom(replaced(text, "\"kv_tile\": 64, ", ""), kernels),
+                "kernel 'partial': mla.partial needs launch.kv_tile"));
+  EXPECT_TRUE(
+      failsWith(selectFrom(replaced(text, "\"block_rows\": 64, ", ""), kernels),
+                "kernel 'partial': mla.partial needs launch.block_rows"));
+  EXPECT_TRUE(
+      failsWith(selectFrom(replaced(text, "\"block_rows\": 16,", ""), kernels),
+                "kernel 'combine': mla.combine needs launch.block_rows"));
+  EXPECT_TRUE(
+      failsWith(selectFrom(replaced(text, "\"heads\": 16,", ""), kernels),
+                "kernel 'partial': mla.partial needs launch.heads"));
+  EXPECT_TRUE(failsWith(
       selectFrom(replaced(text, "\"kv_tile\": 64", "\"kv_tile\": 0"), kernels),
-      "m.so.json:14:26: kernel 'partial': launch.kv_tile: expected an integer "
-      ">= 1");
-  CHECK_ERROR(selectFrom(replaced(text, "\"kv_tile\": 64",
-                                  "\"kv_tile\": 9223372036854775807"),
-                         kernels),
-              "kernel 'partial': launch.kv_tile: 9223372036854775807 is more "
-              "than 65536");
-  CHECK_ERROR(selectFrom(replaced(text, "\"max_splits\": 8",
-                                  "\"max_splits\": 4611686018427387904"),
-                         kernels),
-              "launch.max_splits: 4611686018427387904 is more than 1024");
-  CHECK_ERROR(
+      "m.so.json: kernel 'partial': launch.kv_tile: expected an integer "
+      ">= 1"));
+  EXPECT_TRUE(
+      failsWith(selectFrom(replaced(text, "\"kv_tile\": 64",
+                                    "\"kv_tile\": 9223372036854775807"),
+                           kernels),
+                "kernel 'partial': launch.kv_tile: 9223372036854775807 is more "
+                "than 65536"));
+  EXPECT_TRUE(
+      failsWith(selectFrom(replaced(text, "\"max_splits\": 8",
+                                    "\"max_splits\": 4611686018427387904"),
+                           kernels),
+                "launch.max_splits: 4611686018427387904 is more than 1024"));
+  EXPECT_TRUE(failsWith(
       selectFrom(replaced(text, "\"block_rows\": 16", "\"block_rows\": 1e9"),
                  kernels),
-      "kernel 'combine': launch.block_rows: expected an integer >= 1");
+      "kernel 'combine': launch.block_rows: expected an integer >= 1"));
   // Each role has its grid quantity; others may be defined by other
   // drivers, and the MLA driver rejects them on its own kernels.
-  CHECK_ERROR(selectFrom(replaced(text, "[\"work_items\", 1, 1]",
-                                  "[\"work_items\", \"max_q_len\", 1]"),
-                         kernels),
-              "kernel 'partial': launch.grid[1]: unknown quantity "
-              "\"max_q_len\" (the MLA driver computes work_items for "
-              "mla.partial)");
-  CHECK_ERROR(selectFrom(replaced(text, "[\"combine_items\", 1, 1]",
-                                  "[\"work_items\", 1, 1]"),
-                         kernels),
-              "kernel 'combine': launch.grid[0]: unknown quantity "
-              "\"work_items\" (the MLA driver computes combine_items for "
-              "mla.combine)");
-  CHECK_ERROR(selectFrom(replaced(text, "\"grid\": [\"combine_items\", 1, 1]",
-                                  "\"dims\": 1"),
-                         kernels),
-              "kernel 'combine': mla.combine needs launch.grid");
+  EXPECT_TRUE(
+      failsWith(selectFrom(replaced(text, "[\"work_items\", 1, 1]",
+                                    "[\"work_items\", \"max_q_len\", 1]"),
+                           kernels),
+                "kernel 'partial': launch.grid[1]: unknown quantity "
+                "\"max_q_len\" (the MLA driver computes work_items for "
+                "mla.partial)"));
+  EXPECT_TRUE(
+      failsWith(selectFrom(replaced(text, "[\"combine_items\", 1, 1]",
+                                    "[\"work_items\", 1, 1]"),
+                           kernels),
+                "kernel 'combine': launch.grid[0]: unknown quantity "
+                "\"work_items\" (the MLA driver computes combine_items for "
+                "mla.combine)"));
+  EXPECT_TRUE(
+      failsWith(selectFrom(replaced(text, "\"grid\": [\"combine_items\", 1, 1]",
+                                    "\"dims\": 1"),
+                           kernels),
+                "kernel 'combine': mla.combine needs launch.grid"));
 
   // The combine kernel matches any heads and format unless it names them.
   std::string combine16 =
       replaced(text, "\"role\": \"mla.combine\",",
                "\"role\": \"mla.combine\", \"heads\": 16, \"kv_dtype\": "
                "\"bf16\",");
-  CHECK_OK(selectFrom(combine16, kernels));
-  CHECK_ERROR(
+  EXPECT_TRUE(succeeded(selectFrom(combine16, kernels)));
+  EXPECT_TRUE(failsWith(
       selectFrom(replaced(combine16, "\"heads\": 16, \"kv_dtype\"",
                           "\"heads\": 32, \"kv_dtype\""),
                  kernels),
       "m.so.json: no mla.combine kernel for kv_dtype bf16 and 16 heads (the "
-      "module has bf16/32)");
-  CHECK_ERROR(
+      "module has bf16/32)"));
+  EXPECT_TRUE(failsWith(
       selectFrom(replaced(combine16, "\"heads\": 16, \"kv_dtype\": \"bf16\"",
                           "\"heads\": 16, \"kv_dtype\": \"fp8\""),
                  kernels),
       "no mla.combine kernel for kv_dtype bf16 and 16 heads (the "
-      "module has fp8/16)");
+      "module has fp8/16)"));
   std::string twoCombines = replaced(text, R"("kernels": [)",
                                      R"("kernels": [
   {"symbol": "combine2", "args": [
@@ -838,16 +1005,17 @@ static void testKernelSelection(ThreadPool &pool) {
    "workgroup_size": [64, 1, 1], "lds_bytes": 0,
    "launch": {"role": "mla.combine", "block_rows": 16,
               "grid": ["combine_items", 1, 1]}},)");
-  CHECK_ERROR(selectFrom(twoCombines, kernels),
-              "m.so.json: kernels 'combine2' and 'combine' both match "
-              "mla.combine for kv_dtype bf16 and 16 heads");
+  EXPECT_TRUE(
+      failsWith(selectFrom(twoCombines, kernels),
+                "m.so.json: kernels 'combine2' and 'combine' both match "
+                "mla.combine for kv_dtype bf16 and 16 heads"));
 
   // Binding by name with kind and type checks, on the host backend.
   MlaProblem problem = makeBf16Problem(16, {1}, {100});
   LaunchPlan plan;
-  CHECK_OK(planSplitKv(
+  EXPECT_TRUE(succeeded(planSplitKv(
       problem.qoIndptr, problem.kvIndptr,
-      planOptionsFor(problem, kernels, PlanMode::Reproducible, 4), plan));
+      planOptionsFor(problem, kernels, PlanMode::Reproducible, 4), plan)));
   std::unique_ptr<Backend> backend = createHostBackend(pool);
   auto prepareWith = [&](const std::string &args) {
     Manifest local;
@@ -860,61 +1028,61 @@ static void testKernelSelection(ThreadPool &pool) {
     MlaDriver driver(*backend, selected, problem, plan);
     return driver.prepare();
   };
-  CHECK_OK(prepareWith(kPartialArgs));
+  EXPECT_TRUE(succeeded(prepareWith(kPartialArgs)));
   std::string extra = std::string(kPartialArgs) + ", ";
-  CHECK_ERROR(
+  EXPECT_TRUE(failsWith(
       prepareWith(extra + R"({"name": "keys", "kind": "ptr", "type": "bf16"})"),
       "kernel 'partial': argument 'keys' is unknown to the MLA driver (it "
       "binds q, kv, kv_scale, scale_stride, qo_indptr, kv_indptr, work, "
-      "combine, part_out, part_lse, out, sm_scale)");
-  CHECK_ERROR(
+      "combine, part_out, part_lse, out, sm_scale)"));
+  EXPECT_TRUE(failsWith(
       prepareWith(replaced(
           kPartialArgs, R"("name": "kv", "kind": "ptr", "type": "bf16")",
           R"("name": "kv", "kind": "ptr", "type": "f8E4M3FN")")),
       "argument 'kv' is ptr f8E4M3FN, expected ptr bf16 for kv dtype "
-      "bf16");
-  CHECK_ERROR(
+      "bf16"));
+  EXPECT_TRUE(failsWith(
       prepareWith(replaced(kPartialArgs, R"("kind": "scalar", "type": "f32")",
                            R"("kind": "ptr", "type": "f32")")),
-      "argument 'sm_scale' is ptr f32, expected scalar f32");
-  CHECK_ERROR(
+      "argument 'sm_scale' is ptr f32, expected scalar f32"));
+  EXPECT_TRUE(failsWith(
       prepareWith(extra +
                   R"({"name": "kv_scale", "kind": "ptr", "type": "f32"})"),
-      "argument 'kv_scale' has no meaning for kv dtype bf16");
-  CHECK_ERROR(
+      "argument 'kv_scale' has no meaning for kv dtype bf16"));
+  EXPECT_TRUE(failsWith(
       prepareWith(extra +
                   R"({"name": "q_splits", "kind": "ptr", "type": "i32"})"),
-      "argument 'q_splits' is unknown to the MLA driver");
-  CHECK_ERROR(
+      "argument 'q_splits' is unknown to the MLA driver"));
+  EXPECT_TRUE(failsWith(
       prepareWith(extra +
                   R"({"name": "combine", "kind": "ptr", "type": "i64"})"),
-      "argument 'combine' is ptr i64, expected ptr i32 for kv dtype bf16");
+      "argument 'combine' is ptr i64, expected ptr i32 for kv dtype bf16"));
 
   // Each role needs the arguments it writes through.
-  CHECK_ERROR(
+  EXPECT_TRUE(failsWith(
       selectFrom(replaced(text,
                           R"({"name": "work", "kind": "ptr", "type": "i32"},)",
                           ""),
                  kernels),
-      "kernel 'partial': mla.partial has no 'work' argument");
-  CHECK_ERROR(
+      "kernel 'partial': mla.partial has no 'work' argument"));
+  EXPECT_TRUE(failsWith(
       selectFrom(
           replaced(text,
                    R"({"name": "part_lse", "kind": "ptr", "type": "f32"},)",
                    ""),
           kernels),
-      "kernel 'partial': mla.partial has no 'part_lse' argument");
+      "kernel 'partial': mla.partial has no 'part_lse' argument"));
   std::string noOut =
       replaced(text, R"("name": "out", "kind": "ptr", "type": "bf16"}],)",
                R"("name": "kv_indptr", "kind": "ptr", "type": "i32"}],)");
-  CHECK_ERROR(selectFrom(noOut, kernels),
-              "kernel 'combine': mla.combine has no 'out' argument");
-  CHECK_ERROR(
+  EXPECT_TRUE(failsWith(selectFrom(noOut, kernels),
+                        "kernel 'combine': mla.combine has no 'out' argument"));
+  EXPECT_TRUE(failsWith(
       selectFrom(
           replaced(text,
                    R"({"name": "combine", "kind": "ptr", "type": "i32"},)", ""),
           kernels),
-      "kernel 'combine': mla.combine has no 'combine' argument");
+      "kernel 'combine': mla.combine has no 'combine' argument"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -934,102 +1102,124 @@ static const char *const kGenericManifest =
      {"name": "alpha", "kind": "scalar", "type": "f32"}],
    "workgroup_size": [1, 1, 1], "lds_bytes": 0}]})";
 
-static void testArgSyntax() {
+TEST(KernelArgs, Syntax) {
   ArgSpec spec;
-  CHECK_OK(parseArgSpec("x=@in=1.npy", spec));
-  CHECK(spec.name == "x" && spec.value == "@in=1.npy");
-  CHECK_ERROR(parseArgSpec("x", spec), "--arg: 'x' is not NAME=VALUE");
-  CHECK_ERROR(parseArgSpec("=1", spec), "--arg: '=1' has no name before '='");
-  CHECK_ERROR(parseArgSpec("x=", spec), "--arg: 'x=' has no VALUE after '='");
+  EXPECT_TRUE(succeeded(parseArgSpec("x=@in=1.npy", spec)));
+  EXPECT_TRUE(spec.name == "x" && spec.value == "@in=1.npy");
+  EXPECT_TRUE(
+      failsWith(parseArgSpec("x", spec), "--arg: 'x' is not NAME=VALUE"));
+  EXPECT_TRUE(failsWith(parseArgSpec("=1", spec),
+                        "--arg: '=1' has no name before '='"));
+  EXPECT_TRUE(failsWith(parseArgSpec("x=", spec),
+                        "--arg: 'x=' has no VALUE after '='"));
   SaveSpec save;
-  CHECK_OK(parseSaveSpec("y=out/y.npy", save));
-  CHECK(save.name == "y" && save.path == "out/y.npy");
-  CHECK_ERROR(parseSaveSpec("y", save), "--save: 'y' is not NAME=FILE.npy");
+  EXPECT_TRUE(succeeded(parseSaveSpec("y=out/y.npy", save)));
+  EXPECT_TRUE(save.name == "y" && save.path == "out/y.npy");
+  EXPECT_TRUE(
+      failsWith(parseSaveSpec("y", save), "--save: 'y' is not NAME=FILE.npy"));
 
   std::array<int64_t, 3> grid;
-  CHECK_OK(parseGrid("7", grid));
-  CHECK(grid == (std::array<int64_t, 3>{7, 1, 1}));
-  CHECK_OK(parseGrid("2,3", grid));
-  CHECK(grid == (std::array<int64_t, 3>{2, 3, 1}));
-  CHECK_OK(parseGrid("2147483647,65535,65535", grid));
-  CHECK(grid == (std::array<int64_t, 3>{kMaxGridX, kMaxGridYZ, kMaxGridYZ}));
-  CHECK_ERROR(parseGrid("2147483648", grid),
-              "--grid: dimension x is 2147483648, more than 2147483647");
-  CHECK_ERROR(parseGrid("1,1,65536", grid), "dimension z is 65536");
-  CHECK_ERROR(parseGrid("1,0", grid), "dimension y is 0, expected at least 1");
+  EXPECT_TRUE(succeeded(parseGrid("7", grid)));
+  EXPECT_TRUE(grid == (std::array<int64_t, 3>{7, 1, 1}));
+  EXPECT_TRUE(succeeded(parseGrid("2,3", grid)));
+  EXPECT_TRUE(grid == (std::array<int64_t, 3>{2, 3, 1}));
+  EXPECT_TRUE(succeeded(parseGrid("2147483647,65535,65535", grid)));
+  EXPECT_TRUE(grid ==
+              (std::array<int64_t, 3>{kMaxGridX, kMaxGridYZ, kMaxGridYZ}));
+  EXPECT_TRUE(
+      failsWith(parseGrid("2147483648", grid),
+                "--grid: dimension x is 2147483648, more than 2147483647"));
+  EXPECT_TRUE(failsWith(parseGrid("1,1,65536", grid), "dimension z is 65536"));
+  EXPECT_TRUE(failsWith(parseGrid("1,0", grid),
+                        "dimension y is 0, expected at least 1"));
   for (const char *bad : {"", "a", "+3", "-1", " 3", "3,", "1.5"})
-    CHECK_ERROR(parseGrid(bad, grid), "is not an integer");
-  CHECK_ERROR(parseGrid("1,1,1,1", grid), "more than three dimensions");
-  CHECK_ERROR(parseGrid("99999999999999999999", grid), "is not an integer");
+    EXPECT_TRUE(failsWith(parseGrid(bad, grid), "is not an integer"));
+  EXPECT_TRUE(
+      failsWith(parseGrid("1,1,1,1", grid), "more than three dimensions"));
+  EXPECT_TRUE(
+      failsWith(parseGrid("99999999999999999999", grid), "is not an integer"));
 
   std::vector<int64_t> shape;
-  CHECK(parseShape("37x200", shape) &&
-        shape == (std::vector<int64_t>{37, 200}));
-  CHECK(parseShape("0", shape) && shape == (std::vector<int64_t>{0}));
+  EXPECT_TRUE(parseShape("37x200", shape) &&
+              shape == (std::vector<int64_t>{37, 200}));
+  EXPECT_TRUE(parseShape("0", shape) && shape == (std::vector<int64_t>{0}));
   for (const char *bad : {"", "x", "3x", "x3", "3X4", "-1", "3 x4", "2,3"})
-    CHECK(!parseShape(bad, shape));
+    EXPECT_TRUE(!parseShape(bad, shape));
 }
 
-static void testScalars() {
+TEST(KernelArgs, Scalars) {
   Manifest manifest;
-  CHECK_OK(parseManifest(kGenericManifest, "k.so.json", manifest));
+  EXPECT_TRUE(
+      succeeded(parseManifest(kGenericManifest, "k.so.json", manifest)));
   const KernelInfo &kernel = manifest.kernels[0];
   const KernelArg &n = kernel.args[4], &big = kernel.args[5],
                   &alpha = kernel.args[6];
   ScalarValue value;
-  CHECK_OK(parseScalar(kernel, n, "-2147483648", value));
-  CHECK(value.i32 == INT32_MIN);
-  CHECK_OK(parseScalar(kernel, n, "2147483647", value));
-  CHECK(value.i32 == INT32_MAX);
-  CHECK_ERROR(parseScalar(kernel, n, "2147483648", value),
-              "--arg n: '2147483648' is out of range (kernel 'k' takes "
-              "scalar i32 'n')");
-  CHECK_ERROR(parseScalar(kernel, n, "-2147483649", value), "out of range");
+  EXPECT_TRUE(succeeded(parseScalar(kernel, n, "-2147483648", value)));
+  EXPECT_TRUE(value.i32 == INT32_MIN);
+  EXPECT_TRUE(succeeded(parseScalar(kernel, n, "2147483647", value)));
+  EXPECT_TRUE(value.i32 == INT32_MAX);
+  EXPECT_TRUE(
+      failsWith(parseScalar(kernel, n, "2147483648", value),
+                "--arg n: '2147483648' is out of range (kernel 'k' takes "
+                "scalar i32 'n')"));
+  EXPECT_TRUE(
+      failsWith(parseScalar(kernel, n, "-2147483649", value), "out of range"));
   for (const char *bad : {"", " 1", "1.0", "0x10", "1e3", "12abc"})
-    CHECK_ERROR(parseScalar(kernel, n, bad, value), "is not an integer");
-  CHECK_OK(parseScalar(kernel, big, "-9223372036854775808", value));
-  CHECK(value.i64 == INT64_MIN);
-  CHECK_ERROR(parseScalar(kernel, big, "9223372036854775808", value),
-              "--arg big: '9223372036854775808' is out of range");
-  CHECK_OK(parseScalar(kernel, alpha, "0.125", value));
-  CHECK(value.f32 == 0.125f);
-  CHECK_OK(parseScalar(kernel, alpha, "-inf", value));
-  CHECK(std::isinf(value.f32) && value.f32 < 0);
-  CHECK_OK(parseScalar(kernel, alpha, "nan", value));
-  CHECK(std::isnan(value.f32));
+    EXPECT_TRUE(
+        failsWith(parseScalar(kernel, n, bad, value), "is not an integer"));
+  EXPECT_TRUE(
+      succeeded(parseScalar(kernel, big, "-9223372036854775808", value)));
+  EXPECT_TRUE(value.i64 == INT64_MIN);
+  EXPECT_TRUE(failsWith(parseScalar(kernel, big, "9223372036854775808", value),
+                        "--arg big: '9223372036854775808' is out of range"));
+  EXPECT_TRUE(succeeded(parseScalar(kernel, alpha, "0.125", value)));
+  EXPECT_TRUE(value.f32 == 0.125f);
+  EXPECT_TRUE(succeeded(parseScalar(kernel, alpha, "-inf", value)));
+  EXPECT_TRUE(std::isinf(value.f32) && value.f32 < 0);
+  EXPECT_TRUE(succeeded(parseScalar(kernel, alpha, "nan", value)));
+  EXPECT_TRUE(std::isnan(value.f32));
   // Underflow to a subnormal or zero is a value, overflow is not.
-  CHECK_OK(parseScalar(kernel, alpha, "1e-50", value));
-  CHECK(value.f32 == 0);
-  CHECK_ERROR(parseScalar(kernel, alpha, "-1e39", value),
-              "--arg alpha: '-1e39' is out of range (kernel 'k' takes "
-              "scalar f32 'alpha')");
+  EXPECT_TRUE(succeeded(parseScalar(kernel, alpha, "1e-50", value)));
+  EXPECT_TRUE(value.f32 == 0);
+  EXPECT_TRUE(
+      failsWith(parseScalar(kernel, alpha, "-1e39", value),
+                "--arg alpha: '-1e39' is out of range (kernel 'k' takes "
+                "scalar f32 'alpha')"));
   for (const char *bad : {"", " 1", "1f", "one"})
-    CHECK_ERROR(parseScalar(kernel, alpha, bad, value), "is not a number");
+    EXPECT_TRUE(
+        failsWith(parseScalar(kernel, alpha, bad, value), "is not a number"));
 }
 
-static void testBindArgs(const std::string &scratch) {
+TEST(KernelArgs, Bind) {
+  const std::string &scratch = scratchDirectory;
   Manifest manifest;
-  CHECK_OK(parseManifest(kGenericManifest, "k.so.json", manifest));
+  EXPECT_TRUE(
+      succeeded(parseManifest(kGenericManifest, "k.so.json", manifest)));
   const KernelInfo *kernel = nullptr;
-  CHECK_OK(findKernel(manifest, "k", kernel));
-  CHECK_ERROR(findKernel(manifest, "kk", kernel),
-              "k.so.json: no kernel 'kk' (the module has k)");
-  CHECK(kernel == &manifest.kernels[0]);
+  EXPECT_TRUE(succeeded(findKernel(manifest, "k", kernel)));
+  EXPECT_TRUE(failsWith(findKernel(manifest, "kk", kernel),
+                        "k.so.json: no kernel 'kk' (the module has k)"));
+  EXPECT_TRUE(kernel == &manifest.kernels[0]);
 
   ElementLayout layout;
-  CHECK(getElementLayout("f32", layout) && layout.poison == 0xFFFFFFFF);
-  CHECK(getElementLayout("i64", layout) && layout.dtype == NpyDType::Int64 &&
-        layout.poison == 0x7FFFFFFFFFFFFFFF);
-  CHECK(getElementLayout("i8", layout) && layout.dtype == NpyDType::Int8 &&
-        layout.alternative == NpyDType::UInt8 && layout.poison == 0x7F);
-  CHECK(getElementLayout("f8E8M0FNU", layout) && layout.poison == 0xFF);
-  CHECK(!getElementLayout("f4E2M1FN", layout));
-  CHECK(!getElementLayout("f64", layout));
+  EXPECT_TRUE(getElementLayout("f32", layout) && layout.poison == 0xFFFFFFFF);
+  EXPECT_TRUE(getElementLayout("i64", layout) &&
+              layout.dtype == NpyDType::Int64 &&
+              layout.poison == 0x7FFFFFFFFFFFFFFF);
+  EXPECT_TRUE(getElementLayout("i8", layout) &&
+              layout.dtype == NpyDType::Int8 &&
+              layout.alternative == NpyDType::UInt8 && layout.poison == 0x7F);
+  EXPECT_TRUE(getElementLayout("f8E8M0FNU", layout) && layout.poison == 0xFF);
+  EXPECT_TRUE(!getElementLayout("f4E2M1FN", layout));
+  EXPECT_TRUE(!getElementLayout("f64", layout));
 
   std::string f16Path = scratch + "/h.npy", u16Path = scratch + "/u.npy";
   std::vector<uint16_t> halves = {0x3C00, 0x4000, 0xC000};
-  CHECK_OK(writeNpy(f16Path, NpyDType::Float16, {3}, halves.data()));
-  CHECK_OK(writeNpy(u16Path, NpyDType::UInt16, {3}, halves.data()));
+  EXPECT_TRUE(
+      succeeded(writeNpy(f16Path, NpyDType::Float16, {3}, halves.data())));
+  EXPECT_TRUE(
+      succeeded(writeNpy(u16Path, NpyDType::UInt16, {3}, halves.data())));
   // The kernel without its f4 argument, which has no .npy form.
   KernelInfo usable = *kernel;
   usable.args.erase(usable.args.begin() + 3);
@@ -1037,87 +1227,114 @@ static void testBindArgs(const std::string &scratch) {
                                 {"h", "@" + f16Path}, {"q", "empty:2x3"},
                                 {"n", "-3"},          {"big", "4"}};
   std::vector<BoundArg> bound;
-  CHECK_OK(bindArgs(usable, specs, bound));
-  CHECK(bound.size() == 6 && bound[0].arg == &usable.args[0]);
-  CHECK(bound[0].buffer.dtype == NpyDType::UInt16 &&
-        bound[0].buffer.elementsAs<uint16_t>() == halves);
-  CHECK(bound[1].buffer.dtype == NpyDType::Float16);
-  CHECK(bound[2].buffer.dtype == NpyDType::UInt8 &&
-        bound[2].buffer.shape == (std::vector<int64_t>{2, 3}) &&
-        bound[2].buffer.bytes == std::vector<uint8_t>(6, 0x80));
-  CHECK(bound[3].scalar.i32 == -3 && bound[4].scalar.i64 == 4 &&
-        bound[5].scalar.f32 == 0.5f);
+  EXPECT_TRUE(succeeded(bindArgs(usable, specs, bound)));
+  EXPECT_TRUE(bound.size() == 6 && bound[0].arg == &usable.args[0]);
+  EXPECT_TRUE(bound[0].buffer.dtype == NpyDType::UInt16 &&
+              bound[0].buffer.elementsAs<uint16_t>() == halves);
+  EXPECT_TRUE(bound[1].buffer.dtype == NpyDType::Float16);
+  EXPECT_TRUE(bound[2].buffer.dtype == NpyDType::UInt8 &&
+              bound[2].buffer.shape == (std::vector<int64_t>{2, 3}) &&
+              bound[2].buffer.bytes == std::vector<uint8_t>(6, 0x80));
+  EXPECT_TRUE(bound[3].scalar.i32 == -3 && bound[4].scalar.i64 == 4 &&
+              bound[5].scalar.f32 == 0.5f);
   // f16 also takes uint16 bits.
   specs[2].value = "@" + u16Path;
-  CHECK_OK(bindArgs(usable, specs, bound));
+  EXPECT_TRUE(succeeded(bindArgs(usable, specs, bound)));
 
   auto bindWith = [&](std::vector<ArgSpec> changed) {
     std::vector<BoundArg> result;
     return bindArgs(usable, changed, result);
   };
   std::vector<ArgSpec> missing(specs.begin(), specs.end() - 1);
-  CHECK_ERROR(bindWith(missing),
-              "--arg: argument 'big' (scalar i64) of kernel 'k' is not bound");
+  EXPECT_TRUE(failsWith(
+      bindWith(missing),
+      "--arg: argument 'big' (scalar i64) of kernel 'k' is not bound"));
   std::vector<ArgSpec> twice = specs;
   twice.push_back({"n", "4"});
-  CHECK_ERROR(bindWith(twice),
-              "--arg n: argument 'n' of kernel 'k' is bound more than once");
+  EXPECT_TRUE(
+      failsWith(bindWith(twice),
+                "--arg n: argument 'n' of kernel 'k' is bound more than once"));
   std::vector<ArgSpec> unknown = specs;
   unknown.insert(unknown.begin(), {"m", "4"});
-  CHECK_ERROR(bindWith(unknown), "--arg m: kernel 'k' has no argument 'm' "
-                                 "(its arguments: a, h, q, n, big, alpha)");
+  EXPECT_TRUE(failsWith(bindWith(unknown),
+                        "--arg m: kernel 'k' has no argument 'm' "
+                        "(its arguments: a, h, q, n, big, alpha)"));
   std::vector<ArgSpec> changed = specs;
   changed[1].value = "@" + f16Path;
-  CHECK_ERROR(bindWith(changed),
-              f16Path + ": dtype float16, expected uint16 (kernel 'k' takes "
-                        "ptr bf16 'a')");
+  EXPECT_TRUE(
+      failsWith(bindWith(changed),
+                f16Path + ": dtype float16, expected uint16 (kernel 'k' takes "
+                          "ptr bf16 'a')"));
   changed = specs;
   changed[3].value = "empty:2x";
-  CHECK_ERROR(bindWith(changed), "--arg q: 'empty:2x' is not a shape");
+  EXPECT_TRUE(
+      failsWith(bindWith(changed), "--arg q: 'empty:2x' is not a shape"));
   changed[3].value = "2x3";
-  CHECK_ERROR(bindWith(changed),
-              "--arg q: '2x3' is not @FILE.npy or empty:D0xD1x...");
+  EXPECT_TRUE(failsWith(bindWith(changed),
+                        "--arg q: '2x3' is not @FILE.npy or empty:D0xD1x..."));
   changed[3].value = "empty:0";
-  CHECK_OK(bindWith(changed));
+  EXPECT_TRUE(succeeded(bindWith(changed)));
   changed[3].value = "empty:1099511627777";
-  CHECK_ERROR(bindWith(changed), "is more than 2^40 bytes");
+  EXPECT_TRUE(failsWith(bindWith(changed), "is more than 2^40 bytes"));
   changed = specs;
   changed[4].value = "@" + u16Path;
-  CHECK_ERROR(bindWith(changed),
-              "--arg n: '@" + u16Path + "' is not an integer");
+  EXPECT_TRUE(failsWith(bindWith(changed),
+                        "--arg n: '@" + u16Path + "' is not an integer"));
   std::vector<ArgSpec> withFp4 = specs;
   withFp4.push_back({"p", "empty:4"});
-  CHECK_ERROR(bindArgs(*kernel, withFp4, bound),
-              "--arg p: no .npy dtype holds f4E2M1FN elements");
+  EXPECT_TRUE(failsWith(bindArgs(*kernel, withFp4, bound),
+                        "--arg p: no .npy dtype holds f4E2M1FN elements"));
 
-  CHECK_OK(checkSaves(usable, {{"a", scratch + "/a.npy"}, {"q", "q.npy"}}));
-  CHECK_ERROR(checkSaves(usable, {{"n", "n.npy"}}),
-              "--save n: argument 'n' of kernel 'k' is scalar i32, not a "
-              "buffer");
-  CHECK_ERROR(checkSaves(usable, {{"z", "z.npy"}}),
-              "--save z: kernel 'k' has no argument 'z'");
-  CHECK_ERROR(checkSaves(usable, {{"a", "1.npy"}, {"a", "2.npy"}}),
-              "--save a: given more than once");
-  CHECK_ERROR(checkSaves(usable, {{"a", scratch + "/none/a.npy"}}),
-              "--save a: directory '" + scratch + "/none/' does not exist");
+  EXPECT_TRUE(succeeded(
+      checkSaves(usable, {{"a", scratch + "/a.npy"}, {"q", "q.npy"}})));
+  EXPECT_TRUE(
+      failsWith(checkSaves(usable, {{"n", "n.npy"}}),
+                "--save n: argument 'n' of kernel 'k' is scalar i32, not a "
+                "buffer"));
+  EXPECT_TRUE(failsWith(checkSaves(usable, {{"z", "z.npy"}}),
+                        "--save z: kernel 'k' has no argument 'z'"));
+  EXPECT_TRUE(failsWith(checkSaves(usable, {{"a", "1.npy"}, {"a", "2.npy"}}),
+                        "--save a: given more than once"));
+  EXPECT_TRUE(
+      failsWith(checkSaves(usable, {{"a", scratch + "/none/a.npy"}}),
+                "--save a: directory '" + scratch + "/none/' does not exist"));
 }
 
-static void testBenchmarkLaunches(ThreadPool &pool) {
+TEST(Backend, BenchmarkLaunches) {
+  llvm::ThreadPoolInterface &pool = testPool();
   std::unique_ptr<Backend> backend = createHostBackend(pool);
   int launches = 0;
   double median = -1;
-  CHECK_OK(benchmarkLaunches(
+  EXPECT_TRUE(succeeded(benchmarkLaunches(
       *backend, 2, 3,
       [&] {
         ++launches;
         return Status::success();
       },
-      median));
-  CHECK(launches == 5 && median >= 0);
-  CHECK_ERROR(benchmarkLaunches(
-                  *backend, 0, 3,
-                  [] { return Status::failure("launch", "failed"); }, median),
-              "launch: failed");
+      median)));
+  EXPECT_TRUE(launches == 5 && median >= 0);
+  EXPECT_TRUE(
+      failsWith(benchmarkLaunches(
+                    *backend, 0, 3,
+                    [] { return Status::failure("launch", "failed"); }, median),
+                "launch: failed"));
+
+  // Every backend checks the grid it is given.
+  Manifest manifest;
+  ASSERT_TRUE(succeeded(
+      parseManifest(manifestText(kPartialArgs), "m.so.json", manifest)));
+  const KernelInfo &kernel = manifest.kernels[0];
+  EXPECT_TRUE(succeeded(checkLaunchGrid(kernel, {kMaxGridX, 1, kMaxGridYZ})));
+  EXPECT_TRUE(failsWith(checkLaunchGrid(kernel, {1, 0, 1}),
+                        "partial: grid dimension y is 0, expected 1..65535"));
+  EXPECT_TRUE(failsWith(checkLaunchGrid(kernel, {1, 1, 65536}),
+                        "grid dimension z is 65536"));
+  EXPECT_TRUE(failsWith(checkLaunchGrid(kernel, {kMaxGridX + 1, 1, 1}),
+                        "grid dimension x is 2147483648, expected "
+                        "1..2147483647"));
+  std::vector<void *> args(kernel.args.size(), nullptr);
+  EXPECT_TRUE(failsWith(backend->launch(kernel, {1, 1, 0}, args.data()),
+                        "grid dimension z is 0"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1248,7 +1465,8 @@ static LaunchPlan plan(const std::vector<int32_t> &qLens,
                        const std::vector<int32_t> &kvLens,
                        const PlanOptions &options) {
   LaunchPlan result;
-  CHECK_OK(planSplitKv(offsets(qLens), offsets(kvLens), options, result));
+  EXPECT_TRUE(
+      succeeded(planSplitKv(offsets(qLens), offsets(kvLens), options, result)));
   return result;
 }
 
@@ -1269,7 +1487,7 @@ itemsOf(const LaunchPlan &plan, const std::vector<int32_t> &kvLens,
   return result;
 }
 
-static void testLaunchPlan() {
+TEST(LaunchPlan, Plans) {
   // Invariants over ragged batches, edge lengths, both modes, several
   // devices and tilings.
   std::vector<int32_t> lengths = {0, 1, 63, 64, 65, 1000, 8192, 0, 4097, 130};
@@ -1282,9 +1500,9 @@ static void testLaunchPlan() {
               gpuLikeOptions(mode, parallelism, maxSplits, heads);
           std::vector<int32_t> qo = offsets(qLens), kv = offsets(lengths);
           LaunchPlan result;
-          CHECK_OK(planSplitKv(qo, kv, options, result));
-          CHECK(planIsValid(result, qo, kv, options));
-          CHECK(result.mode == mode && result.maxSplitsUsed <= maxSplits);
+          EXPECT_TRUE(succeeded(planSplitKv(qo, kv, options, result)));
+          EXPECT_TRUE(planIsValid(result, qo, kv, options));
+          EXPECT_TRUE(result.mode == mode && result.maxSplitsUsed <= maxSplits);
         }
   {
     PlanOptions options = gpuLikeOptions(PlanMode::Throughput, 64, 16, 32);
@@ -1293,8 +1511,9 @@ static void testLaunchPlan() {
     options.combineBlockRows = 7;
     std::vector<int32_t> qo = offsets(qLens), kv = offsets(lengths);
     LaunchPlan result;
-    CHECK_OK(planSplitKv(qo, kv, options, result));
-    CHECK(planIsValid(result, qo, kv, options) && result.maxSplitsUsed > 1);
+    EXPECT_TRUE(succeeded(planSplitKv(qo, kv, options, result)));
+    EXPECT_TRUE(planIsValid(result, qo, kv, options) &&
+                result.maxSplitsUsed > 1);
   }
 
   // The invariants catch plans that read a key twice or not at all, or
@@ -1303,9 +1522,9 @@ static void testLaunchPlan() {
     PlanOptions options = gpuLikeOptions(PlanMode::Throughput, 64, 16, 32);
     std::vector<int32_t> qo = offsets({3, 4}), kv = offsets({1000, 70});
     LaunchPlan valid;
-    CHECK_OK(planSplitKv(qo, kv, options, valid));
-    CHECK(planIsValid(valid, qo, kv, options) && valid.maxSplitsUsed > 1 &&
-          valid.items[0].numSplits > 1);
+    EXPECT_TRUE(succeeded(planSplitKv(qo, kv, options, valid)));
+    EXPECT_TRUE(planIsValid(valid, qo, kv, options) &&
+                valid.maxSplitsUsed > 1 && valid.items[0].numSplits > 1);
     LaunchPlan twice = valid;
     twice.items.push_back(twice.items.back());
     LaunchPlan shifted = valid;
@@ -1315,7 +1534,7 @@ static void testLaunchPlan() {
     LaunchPlan uncombined = valid;
     uncombined.combineItems.pop_back();
     for (const LaunchPlan *broken : {&twice, &shifted, &misplaced, &uncombined})
-      CHECK(!planIsValid(*broken, qo, kv, options));
+      EXPECT_TRUE(!planIsValid(*broken, qo, kv, options));
   }
 
   // Reproducible: a sequence's ranges follow from its length alone.
@@ -1323,31 +1542,34 @@ static void testLaunchPlan() {
     PlanOptions options = gpuLikeOptions(PlanMode::Reproducible, 1, 16);
     LaunchPlan alone = plan({2}, {5000}, options);
     // 79 tiles in ceil(79 / 16) = 5 ranges of 16, 16, 16, 16 and 15 tiles.
-    CHECK(alone.numSplits == std::vector<int32_t>{5} &&
-          alone.chunkRows == 1024 && alone.combineItems.size() == 2);
-    CHECK(itemsOf(alone, {5000}, 0) ==
-          (std::vector<std::array<int32_t, 6>>{{0, 1024, 0, 5, 0, 0},
-                                               {1024, 2048, 1, 5, 0, 32},
-                                               {2048, 3072, 2, 5, 0, 64},
-                                               {3072, 4096, 3, 5, 0, 96},
-                                               {4096, 5000, 4, 5, 0, 128}}));
+    EXPECT_TRUE(alone.numSplits == std::vector<int32_t>{5} &&
+                alone.chunkRows == 1024 && alone.combineItems.size() == 2);
+    EXPECT_TRUE(
+        itemsOf(alone, {5000}, 0) ==
+        (std::vector<std::array<int32_t, 6>>{{0, 1024, 0, 5, 0, 0},
+                                             {1024, 2048, 1, 5, 0, 32},
+                                             {2048, 3072, 2, 5, 0, 64},
+                                             {3072, 4096, 3, 5, 0, 96},
+                                             {4096, 5000, 4, 5, 0, 128}}));
     std::vector<int32_t> kvLens = {300, 5000, 0, 20000, 5000, 64};
     std::vector<int32_t> batchQ = {4, 2, 1, 3, 2, 1};
     for (int64_t parallelism : {1, 2, 7, 264}) {
       options.parallelism = parallelism;
       LaunchPlan batch = plan(batchQ, kvLens, options);
-      CHECK(itemsOf(batch, kvLens, 1) == itemsOf(alone, {5000}, 0));
-      CHECK(itemsOf(batch, kvLens, 4) == itemsOf(alone, {5000}, 0));
-      CHECK(batch.numSplits == (std::vector<int32_t>{1, 5, 1, 16, 5, 1}));
+      EXPECT_TRUE(itemsOf(batch, kvLens, 1) == itemsOf(alone, {5000}, 0));
+      EXPECT_TRUE(itemsOf(batch, kvLens, 4) == itemsOf(alone, {5000}, 0));
+      EXPECT_TRUE(batch.numSplits == (std::vector<int32_t>{1, 5, 1, 16, 5, 1}));
     }
     // The cap bounds long sequences; a smaller tile makes more, smaller
     // ranges of the same length in rows.
     options.maxSplits = 4;
-    CHECK(plan({1}, {20000}, options).numSplits == std::vector<int32_t>{4});
+    EXPECT_TRUE(plan({1}, {20000}, options).numSplits ==
+                std::vector<int32_t>{4});
     options.maxSplits = 16;
     options.kvTile = 16;
     LaunchPlan fine = plan({1}, {5000}, options);
-    CHECK(fine.numSplits == std::vector<int32_t>{5} && fine.chunkRows == 1024);
+    EXPECT_TRUE(fine.numSplits == std::vector<int32_t>{5} &&
+                fine.chunkRows == 1024);
   }
 
   // The partial buffers of (batch 128, q_len 4, kv_len 8192, heads 16):
@@ -1359,18 +1581,18 @@ static void testLaunchPlan() {
     std::vector<int32_t> qLens128(128, 4), kvLens128(128, 8192);
     LaunchPlan reproducible = plan(
         qLens128, kvLens128, gpuLikeOptions(PlanMode::Reproducible, 1, 16));
-    CHECK(reproducible.partRows == 128 * 8 * 64);
-    CHECK(reproducible.partialBytes() == 134479872);
-    CHECK(reproducible.items.size() == 1024 &&
-          reproducible.combineItems.size() == 128 * 4);
+    EXPECT_TRUE(reproducible.partRows == 128 * 8 * 64);
+    EXPECT_TRUE(reproducible.partialBytes() == 134479872);
+    EXPECT_TRUE(reproducible.items.size() == 1024 &&
+                reproducible.combineItems.size() == 128 * 4);
     LaunchPlan filled = plan(qLens128, kvLens128,
                              gpuLikeOptions(PlanMode::Throughput, 128, 16));
-    CHECK(filled.partRows == 0 && filled.items.size() == 128 &&
-          filled.combineItems.empty());
+    EXPECT_TRUE(filled.partRows == 0 && filled.items.size() == 128 &&
+                filled.combineItems.empty());
     LaunchPlan h200 = plan(qLens128, kvLens128,
                            gpuLikeOptions(PlanMode::Throughput, 264, 16));
-    CHECK(h200.maxSplitsUsed == 2 && h200.partRows == 128 * 2 * 64 &&
-          h200.partialBytes() == 33619968);
+    EXPECT_TRUE(h200.maxSplitsUsed == 2 && h200.partRows == 128 * 2 * 64 &&
+                h200.partialBytes() == 33619968);
   }
 
   // Throughput: few short sequences on a wide device split, until the
@@ -1378,8 +1600,8 @@ static void testLaunchPlan() {
   {
     LaunchPlan result = plan({1, 1, 1, 1}, {1024, 1024, 1024, 1024},
                              gpuLikeOptions(PlanMode::Throughput, 264, 16));
-    CHECK(result.items.size() == 32 && result.maxSplitsUsed == 8);
-    CHECK(result.chunkRows == 128 && result.combineItems.size() == 4);
+    EXPECT_TRUE(result.items.size() == 32 && result.maxSplitsUsed == 8);
+    EXPECT_TRUE(result.chunkRows == 128 && result.combineItems.size() == 4);
   }
   // Ragged: the long sequence is split, the short ones are not, and the
   // longest range is near the balanced share rather than the whole row.
@@ -1388,62 +1610,64 @@ static void testLaunchPlan() {
                          kv = offsets({8192, 64, 64, 64});
     PlanOptions options = gpuLikeOptions(PlanMode::Throughput, 16, 16);
     LaunchPlan result;
-    CHECK_OK(planSplitKv(qo, kv, options, result));
-    CHECK(planIsValid(result, qo, kv, options));
+    EXPECT_TRUE(succeeded(planSplitKv(qo, kv, options, result)));
+    EXPECT_TRUE(planIsValid(result, qo, kv, options));
     int64_t longest = 0;
     for (const WorkItem &item : result.items)
       if (item.seq == 0)
         longest = std::max<int64_t>(longest, item.kvEnd - item.kvBegin);
-    CHECK(longest <= 1024);
-    CHECK(result.numSplits[0] >= 8 && result.numSplits[1] == 1 &&
-          result.numSplits[3] == 1);
+    EXPECT_TRUE(longest <= 1024);
+    EXPECT_TRUE(result.numSplits[0] >= 8 && result.numSplits[1] == 1 &&
+                result.numSplits[3] == 1);
   }
   // One host thread: splitting only adds overhead.
   {
     LaunchPlan result =
         plan({1, 1}, {4096, 100}, gpuLikeOptions(PlanMode::Throughput, 1, 16));
-    CHECK(result.items.size() == 2 && result.maxSplitsUsed == 1 &&
-          result.partRows == 0);
+    EXPECT_TRUE(result.items.size() == 2 && result.maxSplitsUsed == 1 &&
+                result.partRows == 0);
   }
   // No KV anywhere: one empty range per row block, so that the partial
   // kernel writes the zeros, and nothing to combine.
   for (PlanMode mode : {PlanMode::Reproducible, PlanMode::Throughput}) {
     LaunchPlan result = plan({2, 0, 4}, {0, 0, 0}, gpuLikeOptions(mode, 8, 4));
-    CHECK(result.items.size() == 2 && result.combineItems.empty());
-    CHECK(result.numSplits == (std::vector<int32_t>{1, 0, 1}));
-    CHECK(result.partRows == 0 && result.partialBytes() == 0);
+    EXPECT_TRUE(result.items.size() == 2 && result.combineItems.empty());
+    EXPECT_TRUE(result.numSplits == (std::vector<int32_t>{1, 0, 1}));
+    EXPECT_TRUE(result.partRows == 0 && result.partialBytes() == 0);
     bool empty = true;
     for (const WorkItem &item : result.items)
       empty &= item.kvBegin == 0 && item.kvEnd == 0 && item.partRow == -1;
-    CHECK(empty);
+    EXPECT_TRUE(empty);
   }
   // No sequence at all.
   {
     LaunchPlan result =
         plan({}, {}, gpuLikeOptions(PlanMode::Throughput, 8, 4));
-    CHECK(result.items.empty() && result.numSplits.empty());
+    EXPECT_TRUE(result.items.empty() && result.numSplits.empty());
   }
 
   // Row indices must fit the kernels' int32 fields.
   {
     LaunchPlan result;
-    CHECK_ERROR(planSplitKv({0, 1 << 27}, {0, 1},
-                            gpuLikeOptions(PlanMode::Reproducible, 1, 16),
-                            result),
-                "launch plan: more than 2^31 - 1 query rows");
-    CHECK_ERROR(planSplitKv({0, 1 << 24}, {0, 1 << 20},
-                            gpuLikeOptions(PlanMode::Reproducible, 1, 16),
-                            result),
-                "launch plan: the partial buffers would need more than 2^31 "
-                "- 1 rows");
+    EXPECT_TRUE(failsWith(
+        planSplitKv({0, 1 << 27}, {0, 1},
+                    gpuLikeOptions(PlanMode::Reproducible, 1, 16), result),
+        "launch plan: more than 2^31 - 1 query rows"));
+    EXPECT_TRUE(failsWith(
+        planSplitKv({0, 1 << 24}, {0, 1 << 20},
+                    gpuLikeOptions(PlanMode::Reproducible, 1, 16), result),
+        "launch plan: the partial buffers would need more than 2^31 "
+        "- 1 rows"));
     // The throughput plan stops at the shortest ranges whose part rows
     // fit: here, where only KV traffic counts, 15 of the 16 allowed splits.
     PlanOptions kvOnly = gpuLikeOptions(PlanMode::Throughput, 264, 16);
     kvOnly.blockRows = kvOnly.combineBlockRows = INT32_MAX;
     kvOnly.queryRowBytes = kvOnly.outRowBytes = kvOnly.partialRowBytes = 0;
     kvOnly.programLatencyBytes = 0;
-    CHECK_OK(planSplitKv({0, 1 << 23}, {0, 1 << 20}, kvOnly, result));
-    CHECK(result.maxSplitsUsed == 15 && result.partRows == 15 * (1 << 27));
+    EXPECT_TRUE(
+        succeeded(planSplitKv({0, 1 << 23}, {0, 1 << 20}, kvOnly, result)));
+    EXPECT_TRUE(result.maxSplitsUsed == 15 &&
+                result.partRows == 15 * (1 << 27));
   }
   // Out-of-range options are clamped rather than overflowing.
   {
@@ -1452,59 +1676,54 @@ static void testLaunchPlan() {
     options.blockRows = INT64_MAX;
     std::vector<int32_t> qo = offsets({1, 2}), kv = offsets({100, 3000});
     LaunchPlan result;
-    CHECK_OK(planSplitKv(qo, kv, options, result));
-    CHECK(result.items.size() == 2 && result.maxSplitsUsed == 1);
+    EXPECT_TRUE(succeeded(planSplitKv(qo, kv, options, result)));
+    EXPECT_TRUE(result.items.size() == 2 && result.maxSplitsUsed == 1);
+  }
+  // More work items than a grid dimension holds fail before the list is
+  // built: 2^21 splits of 1024 one-row blocks would be 64 GiB of items.
+  {
+    PlanOptions options =
+        gpuLikeOptions(PlanMode::Reproducible, 4, INT32_MAX, /*heads=*/128);
+    options.kvTile = 1;
+    options.blockRows = 1;
+    std::vector<int32_t> qo = offsets({8}), kv = offsets({INT32_MAX});
+    LaunchPlan result;
+    EXPECT_TRUE(failsWith(planSplitKv(qo, kv, options, result),
+                          "launch plan: more than 2^31 - 1 work items"));
   }
 
   PlanMode mode;
-  CHECK(parsePlanMode("throughput", mode) && mode == PlanMode::Throughput);
-  CHECK(parsePlanMode("reproducible", mode) && mode == PlanMode::Reproducible);
-  CHECK(!parsePlanMode("fast", mode));
+  EXPECT_TRUE(parsePlanMode("throughput", mode) &&
+              mode == PlanMode::Throughput);
+  EXPECT_TRUE(parsePlanMode("reproducible", mode) &&
+              mode == PlanMode::Reproducible);
+  EXPECT_TRUE(!parsePlanMode("fast", mode));
 }
 
-static void testThreadPool() {
+TEST(Parallel, ParallelFor) {
   for (unsigned threads : {1u, 2u, 5u}) {
-    ThreadPool pool(threads);
-    CHECK(pool.size() == threads);
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(threads));
+    EXPECT_TRUE(pool.getMaxConcurrency() == threads);
     // Several loops on one pool, each visiting every index once.
     for (int64_t count : {0, 1, 7, 1000}) {
       std::vector<std::atomic<int>> visits(count);
-      pool.parallelFor(count, [&](int64_t i) { ++visits[i]; });
+      parallelFor(pool, count, [&](int64_t i) { ++visits[i]; });
       bool once = true;
       for (const std::atomic<int> &v : visits)
         once &= v.load() == 1;
-      CHECK(once);
+      EXPECT_TRUE(once);
     }
   }
-  CHECK(ThreadPool(0).size() >= 1);
+  EXPECT_TRUE(llvm::StdThreadPool().getMaxConcurrency() >= 1);
 }
 
 int main(int argc, char **argv) {
+  testing::InitGoogleTest(&argc, argv);
   if (argc != 2) {
-    std::fprintf(stderr, "usage: mla-runtime-tests SCRATCH_DIR\n");
+    std::fprintf(stderr,
+                 "usage: mla-runtime-tests [GTEST_FLAGS] SCRATCH_DIR\n");
     return 2;
   }
-  std::string scratch = argv[1];
-  ThreadPool pool(3);
-  testThreadPool();
-  testBf16();
-  testFp8();
-  testFp4AndE8M0();
-  testReferenceSmallCases(pool);
-  testReferenceQuantized(pool);
-  testCheck();
-  testGenerator();
-  testNpy(scratch);
-  testSpareKvRows(scratch);
-  testJson();
-  testManifest();
-  testKernelSelection(pool);
-  testArgSyntax();
-  testScalars();
-  testBindArgs(scratch);
-  testBenchmarkLaunches(pool);
-  testLaunchPlan();
-  std::printf("mla-runtime-tests: %d checks, %d failed\n", numChecks,
-              numFailures);
-  return numFailures == 0 ? 0 : 1;
+  scratchDirectory = argv[1];
+  return RUN_ALL_TESTS();
 }

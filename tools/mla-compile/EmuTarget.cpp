@@ -3,9 +3,9 @@
 #include "EmuTarget.h"
 
 #include "mla/Emulator/EmulatedBinary.h"
+#include "mla/Target/AbiRecord.h"
+#include "mla/Target/OutputFile.h"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mla;
@@ -35,26 +35,38 @@ static void completeManifest(llvm::json::Value &manifest,
 int mla::writeEmulatedModule(const TargetInfo &target, llvm::Module &chipModule,
                              llvm::json::Value manifest,
                              llvm::StringRef outputPath) {
-  std::string binaryTemp = (outputPath + ".tmp").str();
-  std::string manifestTemp = (outputPath + ".json.tmp").str();
-  llvm::FileRemover removeBinary(binaryTemp), removeManifest(manifestTemp);
-  std::vector<emu::KernelSummary> kernels;
-  if (llvm::Error error = emu::compileEmulatedModule(
-          chipModule, *emu::lookupChip(target.cpu), binaryTemp, kernels))
+  auto error = [&](llvm::Error error) {
     return fail("emulating " + outputPath + ": " +
                 llvm::toString(std::move(error)));
+  };
+  auto machine = emu::createHostMachine();
+  if (!machine)
+    return error(machine.takeError());
+  std::vector<emu::KernelSummary> kernels;
+  auto host = emu::retargetForHost(chipModule, *emu::lookupChip(target.cpu),
+                                   **machine, kernels);
+  if (!host)
+    return error(host.takeError());
   completeManifest(manifest, kernels);
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(manifestTemp, ec);
-    if (ec)
-      return fail(manifestTemp + ": " + ec.message());
-    os << llvm::formatv("{0:2}", manifest) << "\n";
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(binaryTemp, outputPath))
-    return fail(outputPath + ": " + ec.message());
-  if (std::error_code ec =
-          llvm::sys::fs::rename(manifestTemp, outputPath + ".json"))
-    return fail(outputPath + ".json: " + ec.message());
+  // The retargeted module is the binary's: the record goes there, next to
+  // the lane entries mla-run finds kernels by.
+  if (llvm::Error recordError = addAbiRecord(**host, manifest))
+    return error(std::move(recordError));
+
+  std::string message;
+  std::unique_ptr<TemporaryFile> binary =
+      TemporaryFile::createFor(outputPath, message);
+  if (!binary || failed(binary->close(message)))
+    return fail(message);
+  if (llvm::Error writeError =
+          emu::writeEmulatedBinary(**host, **machine, binary->getPath()))
+    return error(std::move(writeError));
+  std::unique_ptr<TemporaryFile> manifestFile =
+      TemporaryFile::createFor(outputPath.str() + ".json", message);
+  if (!manifestFile)
+    return fail(message);
+  manifestFile->os() << llvm::formatv("{0:2}", manifest) << "\n";
+  if (failed(publishModule(*binary, *manifestFile, outputPath, message)))
+    return fail(message);
   return 0;
 }

@@ -11,9 +11,10 @@
 namespace mla {
 
 /// Writes the emulated module for `target` (an emulated target) from
-/// `chipModule`, the chip's optimized LLVM IR, to `outputPath`, and its
-/// manifest (`manifest` with each kernel's LDS size and required workgroup
-/// size filled in by the emulator) next to it. Returns the exit status;
+/// `chipModule`, the chip's optimized LLVM IR, to `outputPath`, with its
+/// ABI record, and its manifest (`manifest` with each kernel's LDS size and
+/// required workgroup size filled in by the emulator) next to it, through
+/// temporaries published as docs/ABI.md says. Returns the exit status;
 /// prints one error line on failure and leaves no output behind.
 int writeEmulatedModule(const TargetInfo &target, llvm::Module &chipModule,
                         llvm::json::Value manifest, llvm::StringRef outputPath);

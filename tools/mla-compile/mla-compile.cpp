@@ -9,10 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmuTarget.h"
+#include "PtxTarget.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/Tile/Transforms/Passes.h"
 #include "mla/InitAll.h"
 #include "mla/Pipelines/Pipelines.h"
+#include "mla/Target/AbiRecord.h"
 #include "mla/Target/GpuCodegen.h"
 #include "mla/Target/LLVMCodegen.h"
 #include "mla/Target/Manifest.h"
@@ -56,6 +58,12 @@ static llvm::cl::opt<Emit>
              clEnumValN(Emit::Asm, "asm", "target assembly"),
              clEnumValN(Emit::Obj, "obj", "relocatable object"),
              clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest")));
+static llvm::cl::opt<std::string> ptxasPath(
+    "ptxas",
+    llvm::cl::desc("ptxas that assembles sm_90 PTX into a cubin (default: "
+                   "ptxas on PATH, else in /usr/local/cuda/bin; 'none': PTX "
+                   "only)"),
+    llvm::cl::value_desc("path"));
 
 static llvm::cl::list<std::string> instanceSets(
     "instances",
@@ -127,6 +135,9 @@ int main(int argc, char **argv) {
     if (failed(tile::parseInstanceOverrides(set, overrides, error)))
       return fail("--instances: " + error);
   }
+  if (target->kind == TargetKind::NVPTX && emit == Emit::Obj)
+    return fail("--emit=obj: " + targetName +
+                " has no object stage; --emit=asm writes the PTX");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -201,6 +212,11 @@ int main(int argc, char **argv) {
           : translateGpuKernels(*module, llvmContext, *machine);
   if (!llvmModule)
     return 1;
+  // The binary carries what mla-run checks the manifest against; an
+  // emulated module gets it once retargeted (EmuTarget.cpp).
+  if (!target->emulated)
+    if (llvm::Error error = addAbiRecord(*llvmModule, manifest))
+      return fail(llvm::toString(std::move(error)));
 
   if (emit == Emit::LLVM || emit == Emit::Asm || emit == Emit::Obj) {
     auto write = [&](llvm::raw_pwrite_stream &os, std::string &message) {
@@ -220,5 +236,9 @@ int main(int argc, char **argv) {
   }
   if (target->emulated)
     return writeEmulatedModule(*target, *llvmModule, manifest, outputFile);
+  if (target->kind == TargetKind::NVPTX)
+    return writePtxModule(*target, *machine, *llvmModule,
+                          describePtxKernels(*module), manifest, outputFile,
+                          findPtxas(ptxasPath));
   return writeBinary(*target, *machine, *llvmModule, manifest);
 }

@@ -5,7 +5,8 @@
 // checks the result against a float64 reference, times it, and saves it. In
 // generic mode it runs any one kernel of the module instead, with every
 // argument given on the command line.
-// Links no MLIR or LLVM, so it runs from a copied binary on a GPU machine.
+// Links no MLIR and no LLVM shared library (LLVM's Support library is linked
+// statically), so it runs from a copied binary on a GPU machine.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +21,12 @@
 #include "mla/Runtime/Problem.h"
 #include "mla/Runtime/Reference.h"
 #include "mla/Runtime/Status.h"
-#include "mla/Runtime/ThreadPool.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <array>
@@ -28,6 +34,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <new>
 #include <optional>
 #include <random>
 #include <string>
@@ -35,6 +43,8 @@
 #include <vector>
 
 using namespace mla::runtime;
+
+namespace cl = llvm::cl;
 
 namespace {
 
@@ -46,82 +56,179 @@ constexpr int kExitCheckFailed = 2;
 /// per-sequence bookkeeping always fits in memory.
 constexpr int64_t kMaxBatch = 1 << 20;
 constexpr int64_t kMaxThreads = 4096;
+/// The most timed launches of --bench: the median of more says nothing new.
+constexpr int64_t kMaxIterations = 1000000;
 
 /// Untimed launches before a benchmark.
 constexpr int64_t kWarmupIterations = 3;
 
-constexpr const char *kUsage =
-    R"(usage: mla-run --target host|hip|cuda|emu --module FILE
-               --kv-dtype bf16|fp8|mxfp4
-               (--kv-len L [--batch B] | --kv-lens L1,L2,...) [--q-len Q]
-               [--heads H] [--seed S] [--kv-spare-rows N] | --inputs DIR
-               [--out FILE.npy] [--save-inputs DIR] [--check]
-               [--plan reproducible|throughput]
-               [--bench [--iters N]] [--threads N] [--sm-scale X]
-       mla-run --target host|hip|cuda|emu --module FILE
-               --kernel SYMBOL --grid X[,Y[,Z]] --arg NAME=VALUE ...
-               [--save NAME=FILE.npy ...] [--bench [--iters N]] [--threads N]
+} // namespace
 
-Runs the MLA decode kernels of a module compiled by mla-compile, or with
---kernel (generic mode) any one kernel of it. FILE is the binary (.so,
-.hsaco, .ptx or .cubin); its manifest is FILE.json. The modes' flags do not
-mix; --target, --module, --bench, --iters and --threads serve both.
+static const char *const kOverview =
+    R"(run, check and time the kernels of a module compiled by mla-compile
 
-  --target T        host (the .so on a thread pool), hip, cuda, or emu (a
-                    module compiled for gfx950-emu or gfx942-emu on a
-                    thread pool)
-  --module FILE     the compiled module
-  --kv-dtype D      KV cache format: bf16, fp8 (per-tensor scale) or mxfp4
-                    (packed fp4 with E8M0 scales per 32 elements)
-Generated inputs (randn, quantized like the problem):
-  --batch B         sequences, each --kv-len long (default 1)
-  --kv-len L        KV rows per sequence
-  --kv-lens L1,...  one KV length per sequence (batch = their count)
-  --q-len Q         queries per sequence, 1..4 (default 1)
-  --heads H         query heads, a multiple of 16 up to 128 (default 16)
-  --seed S          random seed (default: a fresh one, printed)
-  --kv-spare-rows N rows the KV cache (and mxfp4 scale tensor) has past the
-                    last sequence, as a preallocated pool has; they hold
-                    NaN, so a kernel that reads them shows (default 0)
-Loaded inputs:
-  --inputs DIR      q.npy, kv.npy, kv_scale.npy (fp8, mxfp4), qo_indptr.npy,
-                    kv_indptr.npy (docs/ABI.md); kv.npy and kv_scale.npy
-                    may have rows past the last sequence's
-  --save-inputs DIR write the inputs of this run there, in that form (for
-                    other tools, or to replay the run with --inputs)
-Launch plan:
-  --plan P          how sequences are split into KV ranges (docs/ABI.md):
-                    reproducible (default): a sequence's ranges depend only
-                    on its own length, so the output bits do not depend on
-                    the batch, --threads or the device; throughput: one
-                    range length for the batch, chosen by a cost model for
-                    the device's parallelism (outputs may differ in the
-                    last bits between thread counts and batches)
-Results:
-  --out FILE.npy    write the output, [total_q, H, 512] bf16 bits as uint16
-  --check           compare with a float64 reference (rtol = atol = 1e-2)
-  --bench           time the launches: median of --iters runs (default 20)
-  --threads N       host threads (default: all hardware threads)
-  --sm-scale X      softmax scale (default 1/sqrt(576))
-  --help            print this text
-Generic mode:
-  --kernel SYMBOL   the kernel to run
-  --grid X[,Y[,Z]]  programs per dimension, each >= 1 (Y and Z default to 1)
-  --arg NAME=VALUE  binds argument NAME; every argument is bound once.
-                    ptr:    @FILE.npy, whose dtype fits the element type
-                            (f32 <f4, bf16 <u2, f16 <f2 or <u2, i32 <i4,
-                            i64 <i8, i8 and f8 types |u1 or |i1), or
-                            empty:D0xD1x..., a new buffer of that shape
-                            filled with NaN (floats) or the largest value
-                            (integers), so that unwritten elements show
-                    scalar: a number (i32, i64 or f32)
-  --save NAME=FILE.npy
-                    write buffer NAME after the run, with the shape it was
-                    loaded or created with
+  mla-run --target host|hip|cuda|emu --module FILE
+          --kv-dtype bf16|fp8|mxfp4
+          (--kv-len L [--batch B] | --kv-lens L1,L2,...) [--q-len Q]
+          [--heads H] [--seed S] [--kv-spare-rows N] | --inputs DIR
+          [--out FILE.npy] [--save-inputs DIR] [--check]
+          [--plan reproducible|throughput]
+          [--bench [--iters N]] [--threads N] [--sm-scale X]
+  mla-run --target host|hip|cuda|emu --module FILE
+          --kernel SYMBOL --grid X[,Y[,Z]] --arg NAME=VALUE ...
+          [--save NAME=FILE.npy ...] [--bench [--iters N]] [--threads N]
 
+Runs the MLA decode kernels of a module, or with --kernel (generic mode) any
+one kernel of it. FILE is the binary (.so, .hsaco, .ptx or .cubin); its
+manifest is FILE.json. The modes' flags do not mix; the flags of "Both
+modes" serve both.
+)";
+
+static cl::extrahelp exitStatusHelp(R"(
 Exit status: 0 success, 1 error, 2 --check failed. Nothing is written to
 --out or --save unless the run (and the check, with --check) succeeded.
-)";
+)");
+
+// Flags take their values as text: mla-run's own checks turn them into
+// numbers and names, so that every error names the flag in one line.
+static cl::OptionCategory bothModes("Both modes");
+static cl::OptionCategory
+    mlaMode("MLA mode",
+            "Runs the MLA decode kernels of the module (docs/ABI.md).");
+static cl::OptionCategory generatedInputs("MLA mode: generated inputs",
+                                          "randn, quantized like the problem");
+static cl::OptionCategory loadedInputs("MLA mode: loaded inputs");
+static cl::OptionCategory launchPlan("MLA mode: launch plan");
+static cl::OptionCategory results("MLA mode: results");
+static cl::OptionCategory
+    genericMode("Generic mode",
+                "Runs any one kernel, every argument given here.");
+
+static cl::opt<std::string>
+    targetFlag("target",
+               cl::desc("host (the .so on a thread pool), hip, cuda, or emu\n"
+                        "(a module compiled for gfx950-emu or gfx942-emu on\n"
+                        "a thread pool)"),
+               cl::value_desc("host|hip|cuda|emu"), cl::cat(bothModes));
+static cl::opt<std::string> moduleFlag("module",
+                                       cl::desc("the compiled module"),
+                                       cl::value_desc("FILE"),
+                                       cl::cat(bothModes));
+static cl::opt<bool> benchFlag("bench",
+                               cl::desc("time the launches: median of --iters "
+                                        "runs"),
+                               cl::ValueDisallowed, cl::cat(bothModes));
+static cl::opt<std::string>
+    itersFlag("iters", cl::desc("timed launches of --bench (default 20)"),
+              cl::value_desc("N"), cl::cat(bothModes));
+static cl::opt<std::string>
+    threadsFlag("threads",
+                cl::desc("host threads (default: all hardware threads)"),
+                cl::value_desc("N"), cl::cat(bothModes));
+
+static cl::opt<std::string> kvDTypeFlag(
+    "kv-dtype",
+    cl::desc("KV cache format: bf16, fp8 (per-tensor scale) or mxfp4\n"
+             "(packed fp4 with E8M0 scales per 32 elements)"),
+    cl::value_desc("bf16|fp8|mxfp4"), cl::cat(mlaMode));
+static cl::opt<std::string>
+    smScaleFlag("sm-scale", cl::desc("softmax scale (default 1/sqrt(576))"),
+                cl::value_desc("X"), cl::cat(mlaMode));
+
+static cl::opt<std::string>
+    batchFlag("batch", cl::desc("sequences, each --kv-len long (default 1)"),
+              cl::value_desc("B"), cl::cat(generatedInputs));
+static cl::opt<std::string> kvLenFlag("kv-len",
+                                      cl::desc("KV rows per sequence"),
+                                      cl::value_desc("L"),
+                                      cl::cat(generatedInputs));
+static cl::opt<std::string>
+    kvLensFlag("kv-lens",
+               cl::desc("one KV length per sequence (batch = their count)"),
+               cl::value_desc("L1,L2,..."), cl::cat(generatedInputs));
+static cl::opt<std::string>
+    qLenFlag("q-len", cl::desc("queries per sequence, 1..4 (default 1)"),
+             cl::value_desc("Q"), cl::cat(generatedInputs));
+static cl::opt<std::string>
+    headsFlag("heads",
+              cl::desc("query heads, a multiple of 16 up to 128 (default 16)"),
+              cl::value_desc("H"), cl::cat(generatedInputs));
+static cl::opt<std::string>
+    seedFlag("seed", cl::desc("random seed (default: a fresh one, printed)"),
+             cl::value_desc("S"), cl::cat(generatedInputs));
+static cl::opt<std::string> spareKvRowsFlag(
+    "kv-spare-rows",
+    cl::desc("rows the KV cache (and mxfp4 scale tensor) has past the\n"
+             "last sequence, as a preallocated pool has; they hold\n"
+             "NaN, so a kernel that reads them shows (default 0)"),
+    cl::value_desc("N"), cl::cat(generatedInputs));
+
+static cl::opt<std::string> inputsFlag(
+    "inputs",
+    cl::desc("q.npy, kv.npy, kv_scale.npy (fp8, mxfp4), qo_indptr.npy,\n"
+             "kv_indptr.npy (docs/ABI.md); kv.npy and kv_scale.npy\n"
+             "may have rows past the last sequence's"),
+    cl::value_desc("DIR"), cl::cat(loadedInputs));
+static cl::opt<std::string> saveInputsFlag(
+    "save-inputs",
+    cl::desc("write the inputs of this run there, in that form (for\n"
+             "other tools, or to replay the run with --inputs)"),
+    cl::value_desc("DIR"), cl::cat(loadedInputs));
+
+static cl::opt<std::string> planFlag(
+    "plan",
+    cl::desc("how sequences are split into KV ranges (docs/ABI.md):\n"
+             "reproducible (default): a sequence's ranges depend only\n"
+             "on its own length, so the output bits do not depend on\n"
+             "the batch, --threads or the device; throughput: one\n"
+             "range length for the batch, chosen by a cost model for\n"
+             "the device's parallelism (outputs may differ in the\n"
+             "last bits between thread counts and batches)"),
+    cl::value_desc("reproducible|throughput"), cl::cat(launchPlan));
+
+static cl::opt<std::string>
+    outFlag("out",
+            cl::desc("write the output, [total_q, H, 512] bf16 bits as "
+                     "uint16"),
+            cl::value_desc("FILE.npy"), cl::cat(results));
+static cl::opt<bool>
+    checkFlag("check",
+              cl::desc("compare with a float64 reference (rtol = atol = "
+                       "1e-2)"),
+              cl::ValueDisallowed, cl::cat(results));
+
+static cl::opt<std::string> kernelFlag("kernel", cl::desc("the kernel to run"),
+                                       cl::value_desc("SYMBOL"),
+                                       cl::cat(genericMode));
+static cl::opt<std::string>
+    gridFlag("grid",
+             cl::desc("programs per dimension, each >= 1 (Y and Z default "
+                      "to 1)"),
+             cl::value_desc("X[,Y[,Z]]"), cl::cat(genericMode));
+static cl::list<std::string>
+    argFlags("arg",
+             cl::desc("binds argument NAME; every argument is bound once.\n"
+                      "ptr:    @FILE.npy, whose dtype fits the element type\n"
+                      "        (f32 <f4, bf16 <u2, f16 <f2 or <u2, i32 <i4,\n"
+                      "        i64 <i8, i8 and f8 types |u1 or |i1), or\n"
+                      "        empty:D0xD1x..., a new buffer of that shape\n"
+                      "        filled with NaN (floats) or the largest value\n"
+                      "        (integers), so that unwritten elements show\n"
+                      "scalar: a number (i32, i64 or f32)"),
+             cl::value_desc("NAME=VALUE"), cl::cat(genericMode));
+static cl::list<std::string>
+    saveFlags("save",
+              cl::desc("write buffer NAME after the run, with the shape it "
+                       "was\nloaded or created with"),
+              cl::value_desc("NAME=FILE.npy"), cl::cat(genericMode));
+
+/// Unknown flags, and arguments that are no flag at all.
+static cl::list<std::string> unknownFlags(cl::Sink, cl::Hidden,
+                                          cl::cat(bothModes));
+static cl::list<std::string> strayArguments(cl::Positional, cl::Hidden,
+                                            cl::cat(bothModes));
+
+namespace {
 
 /// The command line, parsed.
 struct Options {
@@ -144,39 +251,25 @@ struct Options {
   std::optional<int64_t> threads;
   std::optional<float> smScale;
   PlanMode plan = PlanMode::Reproducible;
-  bool help = false;
-  /// Generic mode: set by any of kKernelFlags.
+  /// Generic mode: set by any flag of its category.
   bool kernelMode = false;
   std::string kernel;
   std::optional<std::array<int64_t, 3>> grid;
   std::vector<ArgSpec> args;
   std::vector<SaveSpec> saves;
-  /// Every flag given, in order, for the checks between flags.
-  std::vector<std::string> flags;
+  /// The first flag given of each mode, for the check that they do not mix.
+  std::string firstKernelFlag;
+  std::string firstMlaFlag;
 };
-
-/// The flags of the generic mode.
-const char *const kKernelFlags[] = {"--kernel", "--grid", "--arg", "--save"};
-/// The flags both modes take.
-const char *const kSharedFlags[] = {"--target", "--module",  "--bench",
-                                    "--iters",  "--threads", "--help"};
-
-/// Whether `list` holds `flag`.
-template <size_t N>
-bool contains(const char *const (&list)[N], const std::string &flag) {
-  return std::find(std::begin(list), std::end(list), flag) != std::end(list);
-}
 
 } // namespace
 
-static Status parseInteger(const std::string &flag, const std::string &text,
+static Status parseInteger(const std::string &flag, llvm::StringRef text,
                            int64_t minimum, int64_t &value,
                            int64_t maximum = INT64_MAX) {
-  errno = 0;
-  char *end = nullptr;
-  long long parsed = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE)
-    return Status::failure(flag, "'" + text + "' is not an integer");
+  long long parsed;
+  if (text.getAsInteger(10, parsed))
+    return Status::failure(flag, "'" + text.str() + "' is not an integer");
   if (parsed < minimum)
     return Status::failure(flag, formatString("%lld is less than %lld", parsed,
                                               static_cast<long long>(minimum)));
@@ -187,179 +280,220 @@ static Status parseInteger(const std::string &flag, const std::string &text,
   return Status::success();
 }
 
-static Status parseLengths(const std::string &flag, const std::string &text,
+static Status parseLengths(const std::string &flag, llvm::StringRef text,
                            std::vector<int64_t> &lengths) {
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',');
   lengths.clear();
-  size_t start = 0;
-  while (true) {
-    size_t comma = text.find(',', start);
+  for (llvm::StringRef item : items) {
     int64_t length;
-    if (Status s =
-            parseInteger(flag, text.substr(start, comma - start), 0, length))
+    if (Status s = parseInteger(flag, item, 0, length))
       return s;
     lengths.push_back(length);
-    if (comma == std::string::npos)
-      return Status::success();
-    start = comma + 1;
   }
+  return Status::success();
 }
 
-/// Parses argv into `options`; every error names the flag.
+/// "--NAME" of `option`.
+static std::string flagName(const cl::Option &option) {
+  return "--" + option.ArgStr.str();
+}
+
+/// The first of the unknown flags and stray arguments, as an error.
+static Status checkStrayArguments() {
+  std::optional<std::pair<unsigned, std::string>> first;
+  auto consider = [&](const cl::list<std::string> &list) {
+    for (unsigned i = 0; i < list.size(); ++i)
+      if (!first || list.getPosition(i) < first->first)
+        first = {list.getPosition(i), list[i]};
+  };
+  consider(unknownFlags);
+  consider(strayArguments);
+  if (!first)
+    return Status::success();
+  llvm::StringRef arg = first->second;
+  if (arg.starts_with("--"))
+    return Status::failure(arg.split('=').first.str(),
+                           "unknown flag (see --help)");
+  return Status::failure(arg.str(), "unexpected argument (flags start with "
+                                    "--; see --help)");
+}
+
+/// Parses argv into `options`; every error names the flag. llvm::cl itself
+/// reports a flag without its value and a value given to a switch, and
+/// exits; it also answers --help and --version.
 static Status parseArguments(int argc, char **argv, Options &options) {
-  std::vector<std::string> &seen = options.flags;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.compare(0, 2, "--") != 0)
-      return Status::failure(arg, "unexpected argument (flags start with --; "
-                                  "see --help)");
-    std::string flag = arg, value;
-    bool inlineValue = false;
-    if (size_t equals = arg.find('='); equals != std::string::npos) {
-      flag = arg.substr(0, equals);
-      value = arg.substr(equals + 1);
-      inlineValue = true;
-    }
-    bool repeatable = flag == "--arg" || flag == "--save";
-    if (!repeatable && std::find(seen.begin(), seen.end(), flag) != seen.end())
+  const cl::OptionCategory *mlaCategories[] = {
+      &mlaMode, &generatedInputs, &loadedInputs, &launchPlan, &results};
+  cl::HideUnrelatedOptions({&bothModes, &mlaMode, &generatedInputs,
+                            &loadedInputs, &launchPlan, &results,
+                            &genericMode});
+  cl::ParseCommandLineOptions(argc, argv, kOverview, /*Errs=*/nullptr,
+                              /*VFS=*/nullptr, /*EnvVar=*/nullptr,
+                              /*LongOptionsUseDoubleDash=*/true);
+  if (Status s = checkStrayArguments())
+    return s;
+
+  // Every flag given, first occurrences in order, for the checks below.
+  // (cl::list's operator& yields its storage, hence std::addressof.)
+  const cl::Option *repeatable[] = {std::addressof(argFlags),
+                                    std::addressof(saveFlags)};
+  const cl::Option *strays[] = {std::addressof(unknownFlags),
+                                std::addressof(strayArguments)};
+  std::vector<std::pair<unsigned, cl::Option *>> given;
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *option = entry.second;
+    if (option->getNumOccurrences() && !llvm::is_contained(strays, option))
+      given.push_back({option->getPosition(), option});
+  }
+  for (auto &[position, option] : given)
+    if (llvm::is_contained(repeatable, option))
+      position = static_cast<cl::list<std::string> *>(option)->getPosition(0);
+  llvm::sort(given,
+             [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (auto [position, option] : given) {
+    std::string flag = flagName(*option);
+    if (!llvm::is_contained(repeatable, option) &&
+        option->getNumOccurrences() > 1)
       return Status::failure(flag, "given more than once");
-    seen.push_back(flag);
-    options.kernelMode |= contains(kKernelFlags, flag);
+    const cl::OptionCategory *category = option->Categories.front();
+    bool kernelFlag = category == &genericMode;
+    bool mlaFlag = llvm::is_contained(mlaCategories, category);
+    options.kernelMode |= kernelFlag;
+    if (kernelFlag && options.firstKernelFlag.empty())
+      options.firstKernelFlag = flag;
+    if (mlaFlag && options.firstMlaFlag.empty())
+      options.firstMlaFlag = flag;
+  }
 
-    bool isSwitch = flag == "--check" || flag == "--bench" || flag == "--help";
-    if (isSwitch) {
-      if (inlineValue)
-        return Status::failure(flag, "takes no value");
-      if (flag == "--check")
-        options.check = true;
-      else if (flag == "--bench")
-        options.bench = true;
-      else
-        options.help = true;
-      continue;
-    }
-    static const char *const kValueFlags[] = {
-        "--target",       "--module",   "--kv-dtype",    "--batch",
-        "--q-len",        "--kv-len",   "--kv-lens",     "--heads",
-        "--seed",         "--inputs",   "--out",         "--iters",
-        "--threads",      "--sm-scale", "--kernel",      "--grid",
-        "--arg",          "--save",     "--save-inputs", "--plan",
-        "--kv-spare-rows"};
-    if (!contains(kValueFlags, flag))
-      return Status::failure(flag, "unknown flag (see --help)");
-    if (!inlineValue) {
-      if (i + 1 >= argc)
-        return Status::failure(flag, "missing value");
-      value = argv[++i];
-    }
-    if (value.empty())
-      return Status::failure(flag, "empty value");
-
-    int64_t number = 0;
-    if (flag == "--target") {
-      if (value != "host" && value != "hip" && value != "cuda" &&
-          value != "emu")
-        return Status::failure(flag,
-                               "'" + value + "' is not host, hip, cuda or emu");
-      options.target = value;
-    } else if (flag == "--module") {
-      options.module = value;
-    } else if (flag == "--kv-dtype") {
-      KvDType dtype;
-      if (!parseKvDType(value, dtype))
-        return Status::failure(flag,
-                               "'" + value + "' is not bf16, fp8 or mxfp4");
-      options.kvDType = dtype;
-    } else if (flag == "--batch") {
-      if (Status s = parseInteger(flag, value, 1, number, kMaxBatch))
-        return s;
-      options.batch = number;
-    } else if (flag == "--q-len") {
-      if (Status s = parseInteger(flag, value, 1, number, kMaxQLen))
-        return s;
-      options.qLen = number;
-    } else if (flag == "--kv-len") {
-      if (Status s = parseInteger(flag, value, 0, number))
-        return s;
-      options.kvLen = number;
-    } else if (flag == "--kv-lens") {
-      std::vector<int64_t> lengths;
-      if (Status s = parseLengths(flag, value, lengths))
-        return s;
-      options.kvLens = lengths;
-    } else if (flag == "--heads") {
-      if (Status s = parseInteger(flag, value, 1, number))
-        return s;
-      if (Status s = checkHeadCount(number, flag))
-        return s;
-      options.heads = number;
-    } else if (flag == "--seed") {
-      if (Status s = parseInteger(flag, value, 0, number))
-        return s;
-      options.seed = static_cast<uint64_t>(number);
-    } else if (flag == "--kv-spare-rows") {
-      if (Status s = parseInteger(flag, value, 0, number, INT32_MAX))
-        return s;
-      options.spareKvRows = number;
-    } else if (flag == "--inputs") {
-      options.inputs = value;
-    } else if (flag == "--out") {
-      options.out = value;
-    } else if (flag == "--save-inputs") {
-      options.saveInputs = value;
-    } else if (flag == "--iters") {
-      if (Status s = parseInteger(flag, value, 1, number))
-        return s;
-      options.iters = number;
-    } else if (flag == "--threads") {
-      if (Status s = parseInteger(flag, value, 1, number, kMaxThreads))
-        return s;
-      options.threads = number;
-    } else if (flag == "--sm-scale") {
-      char *end = nullptr;
-      errno = 0;
-      float scale = std::strtof(value.c_str(), &end);
-      if (*end != '\0' || errno == ERANGE || !std::isfinite(scale) ||
-          scale <= 0)
-        return Status::failure(flag,
-                               "'" + value + "' is not a positive number");
-      options.smScale = scale;
-    } else if (flag == "--plan") {
-      if (!parsePlanMode(value, options.plan))
-        return Status::failure(flag, "'" + value +
-                                         "' is not reproducible or throughput");
-    } else if (flag == "--kernel") {
-      options.kernel = value;
-    } else if (flag == "--grid") {
-      std::array<int64_t, 3> grid;
-      if (Status s = parseGrid(value, grid))
-        return s;
-      options.grid = grid;
-    } else if (flag == "--arg") {
-      if (Status s = parseArgSpec(value, options.args.emplace_back()))
-        return s;
-    } else if (flag == "--save") {
-      if (Status s = parseSaveSpec(value, options.saves.emplace_back()))
-        return s;
-    }
+  // Values, flag by flag.
+  auto value = [](const cl::opt<std::string> &option,
+                  std::string &text) -> Status {
+    text = option;
+    if (option.getNumOccurrences() && text.empty())
+      return Status::failure(flagName(option), "empty value");
+    return Status::success();
+  };
+  auto integer = [&](const cl::opt<std::string> &option, int64_t minimum,
+                     std::optional<int64_t> &result,
+                     int64_t maximum = INT64_MAX) -> Status {
+    std::string text;
+    if (Status s = value(option, text))
+      return s;
+    if (!option.getNumOccurrences())
+      return Status::success();
+    int64_t number;
+    if (Status s =
+            parseInteger(flagName(option), text, minimum, number, maximum))
+      return s;
+    result = number;
+    return Status::success();
+  };
+  std::string text;
+  if (Status s = value(targetFlag, text))
+    return s;
+  if (targetFlag.getNumOccurrences() && text != "host" && text != "hip" &&
+      text != "cuda" && text != "emu")
+    return Status::failure("--target",
+                           "'" + text + "' is not host, hip, cuda or emu");
+  options.target = text;
+  if (Status s = value(moduleFlag, options.module))
+    return s;
+  if (Status s = value(kvDTypeFlag, text))
+    return s;
+  if (kvDTypeFlag.getNumOccurrences()) {
+    KvDType dtype;
+    if (!parseKvDType(text, dtype))
+      return Status::failure("--kv-dtype",
+                             "'" + text + "' is not bf16, fp8 or mxfp4");
+    options.kvDType = dtype;
+  }
+  if (Status s = integer(batchFlag, 1, options.batch, kMaxBatch))
+    return s;
+  if (Status s = integer(qLenFlag, 1, options.qLen, kMaxQLen))
+    return s;
+  if (Status s = integer(kvLenFlag, 0, options.kvLen))
+    return s;
+  if (Status s = value(kvLensFlag, text))
+    return s;
+  if (kvLensFlag.getNumOccurrences()) {
+    std::vector<int64_t> lengths;
+    if (Status s = parseLengths("--kv-lens", text, lengths))
+      return s;
+    options.kvLens = lengths;
+  }
+  if (Status s = integer(headsFlag, 1, options.heads))
+    return s;
+  if (options.heads)
+    if (Status s = checkHeadCount(*options.heads, "--heads"))
+      return s;
+  std::optional<int64_t> seed;
+  if (Status s = integer(seedFlag, 0, seed))
+    return s;
+  if (seed)
+    options.seed = static_cast<uint64_t>(*seed);
+  if (Status s = integer(spareKvRowsFlag, 0, options.spareKvRows, INT32_MAX))
+    return s;
+  if (Status s = value(inputsFlag, options.inputs))
+    return s;
+  if (Status s = value(outFlag, options.out))
+    return s;
+  if (Status s = value(saveInputsFlag, options.saveInputs))
+    return s;
+  if (Status s = integer(itersFlag, 1, options.iters, kMaxIterations))
+    return s;
+  if (Status s = integer(threadsFlag, 1, options.threads, kMaxThreads))
+    return s;
+  if (Status s = value(smScaleFlag, text))
+    return s;
+  if (smScaleFlag.getNumOccurrences()) {
+    char *end = nullptr;
+    errno = 0;
+    float scale = std::strtof(text.c_str(), &end);
+    if (*end != '\0' || errno == ERANGE || !std::isfinite(scale) || scale <= 0)
+      return Status::failure("--sm-scale",
+                             "'" + text + "' is not a positive number");
+    options.smScale = scale;
+  }
+  if (Status s = value(planFlag, text))
+    return s;
+  if (planFlag.getNumOccurrences() && !parsePlanMode(text, options.plan))
+    return Status::failure("--plan",
+                           "'" + text + "' is not reproducible or throughput");
+  options.check = checkFlag;
+  options.bench = benchFlag;
+  if (Status s = value(kernelFlag, options.kernel))
+    return s;
+  if (Status s = value(gridFlag, text))
+    return s;
+  if (gridFlag.getNumOccurrences()) {
+    std::array<int64_t, 3> grid;
+    if (Status s = parseGrid(text, grid))
+      return s;
+    options.grid = grid;
+  }
+  for (const std::string &arg : argFlags) {
+    if (arg.empty())
+      return Status::failure("--arg", "empty value");
+    if (Status s = parseArgSpec(arg, options.args.emplace_back()))
+      return s;
+  }
+  for (const std::string &save : saveFlags) {
+    if (save.empty())
+      return Status::failure("--save", "empty value");
+    if (Status s = parseSaveSpec(save, options.saves.emplace_back()))
+      return s;
   }
   return Status::success();
 }
 
 /// Fails when flags of the generic mode and of the MLA mode are mixed.
 static Status checkOneMode(const Options &options) {
-  std::string kernelFlag, mlaFlag;
-  for (const std::string &flag : options.flags) {
-    if (contains(kKernelFlags, flag)) {
-      if (kernelFlag.empty())
-        kernelFlag = flag;
-    } else if (!contains(kSharedFlags, flag) && mlaFlag.empty()) {
-      mlaFlag = flag;
-    }
-  }
-  if (!kernelFlag.empty() && !mlaFlag.empty())
-    return Status::failure(kernelFlag, "conflicts with " + mlaFlag +
-                                           " (the generic and MLA modes are "
-                                           "exclusive; see --help)");
+  if (!options.firstKernelFlag.empty() && !options.firstMlaFlag.empty())
+    return Status::failure(options.firstKernelFlag,
+                           "conflicts with " + options.firstMlaFlag +
+                               " (the generic and MLA modes are "
+                               "exclusive; see --help)");
   return Status::success();
 }
 
@@ -480,7 +614,8 @@ static Status checkModuleTarget(const Backend &backend,
 /// and failed.
 static Status runTool(const Options &options, bool &checkFailed) {
   checkFailed = false;
-  ThreadPool pool(static_cast<unsigned>(options.threads.value_or(0)));
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(
+      static_cast<unsigned>(options.threads.value_or(0))));
   std::unique_ptr<Backend> backend;
   if (Status s = createBackend(options.target, pool, backend))
     return s;
@@ -582,7 +717,8 @@ static Status runTool(const Options &options, bool &checkFailed) {
 /// The generic mode after argument parsing: binds the arguments, runs the
 /// kernel once, optionally times it, and writes the --save buffers.
 static Status runKernelMode(const Options &options) {
-  ThreadPool pool(static_cast<unsigned>(options.threads.value_or(0)));
+  llvm::StdThreadPool pool(llvm::hardware_concurrency(
+      static_cast<unsigned>(options.threads.value_or(0))));
   std::unique_ptr<Backend> backend;
   if (Status s = createBackend(options.target, pool, backend))
     return s;
@@ -637,13 +773,21 @@ static Status runKernelMode(const Options &options) {
   return Status::success();
 }
 
+/// An allocation that fails ends the run with one line, as any other error
+/// does: sizes are checked before allocating, but the memory left may still
+/// run out.
+static void outOfMemory() {
+  std::fputs("mla-run: error: out of memory\n", stderr);
+  std::_Exit(kExitError);
+}
+
 int main(int argc, char **argv) {
+  std::set_new_handler(outOfMemory);
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "mla-run, with LLVM " LLVM_VERSION_STRING " Support linked in\n";
+  });
   Options options;
   Status status = parseArguments(argc, argv, options);
-  if (status.ok() && options.help) {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
   if (status.ok())
     status = validateOptions(options);
   bool checkFailed = false;

@@ -25,14 +25,6 @@ llvm::Error writeEmulatedBinary(llvm::Module &hostModule,
                                 llvm::TargetMachine &machine,
                                 llvm::StringRef outputPath);
 
-/// The whole flow for mla-compile's gfx950-emu and gfx942-emu targets:
-/// retargets `module` (the chip's optimized LLVM IR, which it consumes) and
-/// writes the emulated module to `outputPath`. `kernels` receives what the
-/// manifest needs (each kernel's static LDS).
-llvm::Error compileEmulatedModule(llvm::Module &module, Chip chip,
-                                  llvm::StringRef outputPath,
-                                  std::vector<KernelSummary> &kernels);
-
 } // namespace mla::emu
 
 #endif // MLA_EMULATOR_EMULATEDBINARY_H

@@ -19,11 +19,24 @@
 #include <string>
 #include <utility>
 
+namespace llvm {
+class ThreadPoolInterface;
+} // namespace llvm
+
 namespace mla::runtime {
 
 struct KernelInfo;
 struct Manifest;
-class ThreadPool;
+
+/// The largest grid: CUDA and HIP cap x at 2^31 - 1, y and z at 65535.
+constexpr int64_t kMaxGridX = 0x7FFFFFFF;
+constexpr int64_t kMaxGridYZ = 65535;
+
+/// Fails unless every dimension of `grid` is in [1, the limit above]:
+/// every backend's launch checks, so that grid arithmetic cannot overflow
+/// and no count is truncated on its way to a driver.
+Status checkLaunchGrid(const KernelInfo &kernel,
+                       const std::array<int64_t, 3> &grid);
 
 /// A device, its memory, and the module loaded on it.
 class Backend {
@@ -88,11 +101,11 @@ private:
 
 /// The host backend: runs program instances on `pool`, which must outlive
 /// it.
-std::unique_ptr<Backend> createHostBackend(ThreadPool &pool);
+std::unique_ptr<Backend> createHostBackend(llvm::ThreadPoolInterface &pool);
 /// The emulation backend: runs modules compiled for gfx950-emu or gfx942-emu
 /// (emulated AMD code, see docs/emulation.md) on `pool`, which must outlive
 /// it.
-std::unique_ptr<Backend> createEmuBackend(ThreadPool &pool);
+std::unique_ptr<Backend> createEmuBackend(llvm::ThreadPoolInterface &pool);
 /// The HIP backend on device 0. Fails with one line when libamdhip64 or an
 /// AMD GPU is missing.
 Status createHipBackend(std::unique_ptr<Backend> &backend);
@@ -102,7 +115,7 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend);
 
 /// The backend named by --target (host, hip, cuda or emu); the host and emu
 /// backends run on `pool`.
-Status createBackend(const std::string &target, ThreadPool &pool,
+Status createBackend(const std::string &target, llvm::ThreadPoolInterface &pool,
                      std::unique_ptr<Backend> &backend);
 
 /// Calls `launch` `warmup` times untimed, waits, then times `iterations`

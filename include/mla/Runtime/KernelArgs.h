@@ -11,6 +11,7 @@
 #ifndef MLA_RUNTIME_KERNELARGS_H
 #define MLA_RUNTIME_KERNELARGS_H
 
+#include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Npy.h"
 #include "mla/Runtime/Status.h"
 
@@ -24,10 +25,6 @@ namespace mla::runtime {
 struct KernelArg;
 struct KernelInfo;
 struct Manifest;
-
-/// The largest grid: CUDA and HIP cap x at 2^31 - 1, y and z at 65535.
-constexpr int64_t kMaxGridX = 0x7FFFFFFF;
-constexpr int64_t kMaxGridYZ = 65535;
 
 /// One `--arg NAME=VALUE`. What VALUE means depends on the argument's kind,
 /// so it is interpreted by bindArgs.

@@ -147,7 +147,8 @@ constexpr int64_t kReproducibleSplitRows = 1024;
 /// with the lowest estimated duration, found by replaying the partial and
 /// combine launches' in-order dispatch onto `parallelism` program slots;
 /// near-ties go to fewer work items. Fails when a row index of the plan
-/// would not fit the kernels' int32 fields.
+/// would not fit the kernels' int32 fields, or the work items a grid
+/// dimension.
 Status planSplitKv(const std::vector<int32_t> &qoIndptr,
                    const std::vector<int32_t> &kvIndptr,
                    const PlanOptions &options, LaunchPlan &plan);

@@ -9,8 +9,9 @@
 #ifndef MLA_RUNTIME_MANIFEST_H
 #define MLA_RUNTIME_MANIFEST_H
 
-#include "mla/Runtime/Json.h"
 #include "mla/Runtime/Status.h"
+
+#include "llvm/Support/JSON.h"
 
 #include <array>
 #include <cstdint>
@@ -21,6 +22,13 @@
 
 namespace mla::runtime {
 
+/// The most work-items a workgroup holds on any GPU the runtime launches
+/// on; the manifest's workgroup_size is refused beyond it.
+constexpr int64_t kMaxWorkgroupSize = 1024;
+/// The most LDS / shared memory a manifest may give a kernel: more than any
+/// GPU has per workgroup (160 KiB on gfx950, 228 KiB on sm_90).
+constexpr int64_t kMaxLdsBytes = 1 << 20;
+
 enum class ArgKind { Pointer, Scalar };
 
 /// One kernel argument, in call order.
@@ -30,7 +38,7 @@ struct KernelArg {
   /// MLIR's element type name: the pointee type of a pointer, the value type
   /// of a scalar (i32, i64 or f32).
   std::string type;
-  /// Where the argument is described, for messages ("FILE:LINE:COL").
+  /// The manifest that describes it, for messages.
   std::string location;
 };
 
@@ -55,14 +63,14 @@ struct KernelInfo {
   std::optional<int64_t> registers;
   std::optional<int64_t> spills;
   /// The `launch` object (copied from the kernel's tile.launch attribute);
-  /// null when the kernel has none.
-  JsonValue launch;
+  /// empty when the kernel has none.
+  llvm::json::Object launch;
   /// launch.role, empty when absent.
   std::string role;
   /// launch.grid; only meaningful when hasGrid.
   bool hasGrid = false;
   std::array<GridExtent, 3> grid;
-  /// Where the kernel is described, for messages ("FILE:LINE:COL").
+  /// The manifest that describes it, for messages.
   std::string location;
 };
 
@@ -75,9 +83,6 @@ struct Manifest {
   /// The `binary` field: the binary's file name, relative to the manifest.
   std::string binary;
   std::vector<KernelInfo> kernels;
-
-  /// "FILE:LINE:COL" of a value of this manifest, for messages.
-  std::string locate(const JsonValue &value) const;
 };
 
 /// The manifest path of a module binary: the binary's path plus ".json".
@@ -86,7 +91,9 @@ std::string manifestPathFor(const std::string &modulePath);
 /// Reads and validates the manifest of the module at `modulePath`.
 Status loadManifest(const std::string &modulePath, Manifest &manifest);
 
-/// Validates manifest `text`; `path` is used in messages only.
+/// Validates manifest `text`; `path` is used in messages only. Errors name
+/// the manifest and the field ("kernels[1].args[0].kind"); syntax errors
+/// name the line and column.
 Status parseManifest(std::string_view text, const std::string &path,
                      Manifest &manifest);
 

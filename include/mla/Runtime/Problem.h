@@ -16,9 +16,11 @@
 #include <string_view>
 #include <vector>
 
-namespace mla::runtime {
+namespace llvm {
+class ThreadPoolInterface;
+} // namespace llvm
 
-class ThreadPool;
+namespace mla::runtime {
 
 /// Key (and query) dimension: 512 latent + 64 rope.
 constexpr int64_t kQkDim = 576;
@@ -118,8 +120,8 @@ struct GeneratorOptions {
 /// Spare KV rows are NaN too: bf16 0xFFFF, fp8 0x7F, and mxfp4 values whose
 /// scales are the NaN padding; the fp8 scale comes from the covered rows.
 /// Errors name mla-run's flags.
-Status generateProblem(const GeneratorOptions &options, ThreadPool &pool,
-                       MlaProblem &problem);
+Status generateProblem(const GeneratorOptions &options,
+                       llvm::ThreadPoolInterface &pool, MlaProblem &problem);
 
 /// Loads q.npy, kv.npy, kv_scale.npy (fp8 and mxfp4), qo_indptr.npy and
 /// kv_indptr.npy from `directory` and validates dtypes, shapes and indptrs

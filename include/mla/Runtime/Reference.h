@@ -10,10 +10,13 @@
 
 #include <vector>
 
+namespace llvm {
+class ThreadPoolInterface;
+} // namespace llvm
+
 namespace mla::runtime {
 
 struct MlaProblem;
-class ThreadPool;
 
 /// MLA decode of `problem` in double: [totalQ, heads, 512]. For sequence b
 /// with Q queries and L KV rows, query j attends to the first L - Q + 1 + j
@@ -23,7 +26,7 @@ class ThreadPool;
 /// L - Q + 1 + j <= 0) gets zeros. NaN inputs (an E8M0 scale of 0xFF)
 /// propagate to the outputs they touch.
 std::vector<double> computeReference(const MlaProblem &problem,
-                                     ThreadPool &pool);
+                                     llvm::ThreadPoolInterface &pool);
 
 } // namespace mla::runtime
 

@@ -134,8 +134,6 @@ private:
 };
 } // namespace
 
-std::unique_ptr<GpuTarget> mla::createGpuTarget(const ChipInfo &chip) {
-  if (chip.isAMD())
-    return std::make_unique<AMDTarget>(chip);
-  return nullptr;
+std::unique_ptr<GpuTarget> mla::createAMDTarget(const ChipInfo &chip) {
+  return std::make_unique<AMDTarget>(chip);
 }

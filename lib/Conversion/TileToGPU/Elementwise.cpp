@@ -2,7 +2,8 @@
 //
 // Operands and result of an elementwise op share one layout, so the op
 // applies register by register: the same op on the per-lane vectors.
-// `exp` becomes the chip's base-2 exponential of x * log2(e).
+// `exp` becomes the chip's base-2 exponential of x * log2(e), `log` the
+// target's natural logarithm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +71,23 @@ struct ExpLowering : OpConversionPattern<math::ExpOp> {
   LoweringState &state;
 };
 
+/// ln(x) as the target computes it: no device library is linked.
+struct LogLowering : OpConversionPattern<math::LogOp> {
+  LogLowering(GpuTypeConverter &converter, MLIRContext *ctx,
+              LoweringState &state)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2), state(state) {}
+  LogicalResult
+  matchAndRewrite(math::LogOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(adaptor.getOperand().getType()).isF32())
+      return rewriter.notifyMatchFailure(op, "only f32 log is native");
+    rewriter.replaceOp(
+        op, state.target.log(rewriter, op.getLoc(), adaptor.getOperand()));
+    return success();
+  }
+  LoweringState &state;
+};
+
 struct Exp2Lowering : OpConversionPattern<math::Exp2Op> {
   Exp2Lowering(GpuTypeConverter &converter, MLIRContext *ctx,
                LoweringState &state)
@@ -92,5 +110,5 @@ void mla::gpu::populateElementwisePatterns(GpuTypeConverter &converter,
                                            LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ElementwiseLowering>(converter, ctx);
-  patterns.add<ExpLowering, Exp2Lowering>(converter, ctx, state);
+  patterns.add<ExpLowering, Exp2Lowering, LogLowering>(converter, ctx, state);
 }

@@ -4,10 +4,11 @@
 // computes, for each register of the tile's layout, its position in the
 // view and whether it is inside the view and the mask. Registers that are
 // consecutive along a unit-stride last dimension move as one vector (up to
-// 16 bytes). The target makes the access safe: AMD buffer instructions are
-// bounded by the view's extent in bytes (out-of-range loads read zero and
-// stores are dropped); per-element selects apply the inner bounds, the mask
-// and the padding value.
+// 16 bytes) where the target takes a vector at that address. The target
+// makes the access safe: AMD buffer instructions are bounded by the view's
+// extent in bytes (out-of-range loads read zero and stores are dropped),
+// NVIDIA branches around invalid accesses; per-element selects apply the
+// inner bounds, the mask and the padding value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -202,10 +203,21 @@ static Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> bits) {
   return result;
 }
 
+/// i1: the run moves as one vector access: every element is valid and the
+/// chip takes a vector at that address.
+static Value wholeRun(OpBuilder &b, Location loc, const TileAccess &access,
+                      Value offset, ArrayRef<Value> valid) {
+  Value whole = allOf(b, loc, valid);
+  if (Value aligned = access.target->isAlignedForVector(
+          b, loc, access.resource, offset, access.run * access.bytes))
+    whole = arith::AndIOp::create(b, loc, whole, aligned);
+  return whole;
+}
+
 /// The run's elements from global memory: one vector access when every
-/// element is valid, else element by element, so that no access straddles
-/// the end of the view (what a partly out-of-range vector access returns
-/// depends on the chip).
+/// element is valid (and the chip takes the vector there), else element by
+/// element, so that no access straddles the end of the view (what a partly
+/// out-of-range vector access returns depends on the chip).
 static Value loadRun(OpBuilder &b, Location loc, const TileAccess &access,
                      Type stored, Value offset, ArrayRef<Value> valid) {
   const GpuTarget &target = *access.target;
@@ -213,8 +225,9 @@ static Value loadRun(OpBuilder &b, Location loc, const TileAccess &access,
     return target.loadGlobal(b, loc, stored, access.resource, offset,
                              valid.front(), access.numBytes);
   auto type = VectorType::get({access.run}, stored);
-  auto branch = scf::IfOp::create(b, loc, type, allOf(b, loc, valid),
-                                  /*withElseRegion=*/true);
+  auto branch =
+      scf::IfOp::create(b, loc, type, wholeRun(b, loc, access, offset, valid),
+                        /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&branch.getThenRegion().front());
   scf::YieldOp::create(b, loc,
@@ -341,12 +354,13 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
                                  access.numBytes);
         continue;
       }
-      // The whole vector when every element is valid, else element by
-      // element.
+      // The whole vector when every element is valid (and the chip takes
+      // the vector there), else element by element.
       Value vec = makeRegisters(
           rewriter, loc, VectorType::get({access.run}, stored), elements);
-      auto branch = scf::IfOp::create(rewriter, loc, allOf(rewriter, loc, valid),
-                                      /*withElse=*/true);
+      auto branch = scf::IfOp::create(
+          rewriter, loc, wholeRun(rewriter, loc, access, offset, valid),
+          /*withElse=*/true);
       {
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(&branch.getThenRegion().front());

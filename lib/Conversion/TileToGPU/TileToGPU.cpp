@@ -133,11 +133,12 @@ struct ConvertTileToGPUPass
                            ROCDL::ROCDLDialect, NVVM::NVVMDialect>();
     target.addLegalOp<UnrealizedConversionCastOp>();
     target.addIllegalDialect<tile::TileDialect, tilegpu::TileGPUDialect>();
-    // Tiles become vectors; scalars stay. exp goes to the chip's exp2.
+    // Tiles become vectors; scalars stay. exp goes to the chip's exp2, log
+    // to the target's.
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect,
                                       tensor::TensorDialect>(
         [&](Operation *op) { return converter.isLegal(op); });
-    target.addIllegalOp<math::ExpOp, math::Exp2Op>();
+    target.addIllegalOp<math::ExpOp, math::Exp2Op, math::LogOp>();
     target.addDynamicallyLegalOp<mlir::gpu::GPUFuncOp>(
         [&](mlir::gpu::GPUFuncOp op) {
           return converter.isSignatureLegal(op.getFunctionType());

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mla/Emulator/EmulatedBinary.h"
+#include "mla/Target/AbiRecord.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/LLVMContext.h"
@@ -224,6 +225,9 @@ int main(int argc, char **argv) {
       json::Object{{"target", (emu::chipName(*chip) + "-emu").str()},
                    {"binary", sys::path::filename(outputFile).str()},
                    {"kernels", std::move(entries)}};
+
+  if (Error error = addAbiRecord(**host, manifest))
+    return fail(toString(std::move(error)));
 
   std::string binaryTemp = outputFile + ".bin.tmp";
   FileRemover removeBinary(binaryTemp);

@@ -7,18 +7,21 @@
 // RUN: rm -f %t.so %t.so.json
 // RUN: mla-compile %s --target=host -o %t.so
 // RUN: llvm-nm -D --defined-only %t.so | FileCheck %s --check-prefix=BIN
-// RUN: llvm-nm -D --defined-only %t.so | count 1
+// RUN: llvm-nm -D --defined-only %t.so | count 2
 // RUN: llvm-nm -D --undefined-only %t.so | FileCheck %s --check-prefix=UNDEF
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.so.json
 
 // MLIR: llvm.func @scale(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // MLIR-NOT: tile.
 // LLVM: target triple = "x86_64-unknown-linux-gnu"
+// LLVM: @__mla_abi = constant [{{[0-9]+}} x i8] c"{\22kernels\22:[{\22args\22:[{\22kind\22:\22ptr\22,\22name\22:\22x\22,\22type\22:\22f32\22},{{.*}}\22symbol\22:\22scale\22,\22workgroup_size\22:[1,1,1]}],\22target\22:\22host\22,\22version\22:1}\00", align 1
 // LLVM: define void @scale(ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
 // ASM: scale:
 // OBJ: T scale
+// BIN: R __mla_abi
 // BIN: T scale
-// The kernel is the only export; compiler-runtime helpers are linked in.
+// The kernel and the ABI record are the only exports; compiler-runtime
+// helpers are linked in.
 // UNDEF-NOT: __
 // MANIFEST: "target": "host"
 

@@ -71,14 +71,26 @@ public:
                            mlir::Value value, mlir::Value resource,
                            mlir::Value byteOffset, mlir::Value valid,
                            mlir::Value numBytes) const = 0;
+  /// i1: whether a vector access of `bytes` bytes at `byteOffset` of
+  /// `resource` may be made as one access; where it may not, the lowering
+  /// accesses the elements one by one. Null when the chip takes vector
+  /// accesses at any address.
+  virtual mlir::Value isAlignedForVector(mlir::OpBuilder &b, mlir::Location loc,
+                                         mlir::Value resource,
+                                         mlir::Value byteOffset,
+                                         int64_t bytes) const;
 
   /// Waits until every thread of the program reached this point and its LDS
   /// writes are visible.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const;
 
-  /// `2^x` for f32 `x` with the chip's native instruction.
+  /// `2^x` for f32 `x` (a scalar or a vector) with the chip's native
+  /// instruction.
   virtual mlir::Value exp2(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value x) const;
+  /// `ln x` for f32 `x` with no device-library call.
+  virtual mlir::Value log(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value x) const;
 
 protected:
   const tilegpu::ChipInfo &info;
@@ -86,6 +98,10 @@ protected:
 
 /// The lowering interface of `chip`.
 std::unique_ptr<GpuTarget> createGpuTarget(const tilegpu::ChipInfo &chip);
+
+/// The vendors' implementations (AMDTarget.cpp, NVVMTarget.cpp).
+std::unique_ptr<GpuTarget> createAMDTarget(const tilegpu::ChipInfo &chip);
+std::unique_ptr<GpuTarget> createNVVMTarget(const tilegpu::ChipInfo &chip);
 
 } // namespace mla
 

@@ -1,0 +1,202 @@
+//===- NVVMTarget.cpp - The GPU lowering's NVIDIA target ------------------===//
+//
+// sm_90: warp 32, mma.sync m16n8k16 through nvvm.mma.sync, global memory
+// through plain pointers whose invalid accesses are branched around (there
+// is no bounded buffer access), vector accesses only at addresses aligned
+// to their size, exp2 and log through ex2.approx.f32 and lg2.approx.f32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mla/Conversion/TileToGPU/GpuTarget.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mla;
+using namespace mla::tilegpu;
+
+namespace {
+class NVVMTarget : public GpuTarget {
+public:
+  using GpuTarget::GpuTarget;
+
+  Value warpId(OpBuilder &b, Location loc, Value threadId) const override {
+    return arith::DivUIOp::create(
+        b, loc, threadId,
+        arith::ConstantIndexOp::create(b, loc, info.waveSize));
+  }
+
+  Value numPrograms(OpBuilder &b, Location loc, unsigned axis,
+                    int64_t threadsPerProgram) const override {
+    return mlir::gpu::GridDimOp::create(
+        b, loc, static_cast<mlir::gpu::Dimension>(axis));
+  }
+
+  bool hasMma(MmaAttr mma, Type element) const override {
+    return mma.getKind() == MmaKind::mma_sync && mma.getInstrM() == 16 &&
+           mma.getInstrN() == 8 && mma.getInstrK() == 16 &&
+           (element.isBF16() || element.isF16());
+  }
+
+  /// The lane's registers arrive in the order of the PTX ISA's fragments
+  /// for mma.m16n8k16 (a0..a7, b0..b3, c0..c3; see the mma_sync lane maps),
+  /// and the instruction takes them two 16-bit elements to a 32-bit
+  /// register, the lower-numbered element in the low half.
+  Value mma(OpBuilder &b, Location loc, MmaAttr mma, Value a, Value bv,
+            Value acc) const override {
+    Type element = cast<VectorType>(a.getType()).getElementType();
+    auto accType = cast<VectorType>(acc.getType());
+    SmallVector<Value> aRegs = packPairs(b, loc, a);
+    SmallVector<Value> bRegs = packPairs(b, loc, bv);
+    SmallVector<Value> cRegs;
+    for (int64_t i = 0; i < accType.getNumElements(); ++i)
+      cRegs.push_back(vector::ExtractOp::create(b, loc, acc, i));
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(cRegs.size(), b.getF32Type()));
+    NVVM::MMATypes ptxType =
+        element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    Value result = NVVM::MmaOp::create(
+        b, loc, resultType, aRegs, bRegs, cRegs,
+        ArrayRef<int64_t>{mma.getInstrM(), mma.getInstrN(), mma.getInstrK()},
+        /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+        std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    SmallVector<Value> d;
+    for (int64_t i = 0; i < accType.getNumElements(); ++i)
+      d.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
+    return vector::FromElementsOp::create(b, loc, accType, d);
+  }
+
+  Value globalResource(OpBuilder &b, Location loc, Value base,
+                       Value numBytes) const override {
+    return base;
+  }
+
+  Value loadGlobal(OpBuilder &b, Location loc, Type type, Value resource,
+                   Value byteOffset, Value valid,
+                   Value numBytes) const override {
+    auto branch = scf::IfOp::create(b, loc, type, valid,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    Value loaded = LLVM::LoadOp::create(
+        b, loc, type, address(b, loc, resource, byteOffset), alignment(type));
+    scf::YieldOp::create(b, loc, loaded);
+    b.setInsertionPointToStart(&branch.getElseRegion().front());
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    scf::YieldOp::create(b, loc, zero);
+    return branch.getResult(0);
+  }
+
+  void storeGlobal(OpBuilder &b, Location loc, Value value, Value resource,
+                   Value byteOffset, Value valid,
+                   Value numBytes) const override {
+    auto branch = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    LLVM::StoreOp::create(b, loc, value, address(b, loc, resource, byteOffset),
+                          alignment(value.getType()));
+  }
+
+  Value isAlignedForVector(OpBuilder &b, Location loc, Value resource,
+                           Value byteOffset, int64_t bytes) const override {
+    // ld/st.global.v* fault on addresses not aligned to the access size.
+    Value at = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(),
+                                        address(b, loc, resource, byteOffset));
+    Value low = LLVM::AndOp::create(
+        b, loc, at,
+        LLVM::ConstantOp::create(b, loc, b.getI64Type(), bytes - 1));
+    return LLVM::ICmpOp::create(
+        b, loc, LLVM::ICmpPredicate::eq, low,
+        LLVM::ConstantOp::create(b, loc, b.getI64Type(), 0));
+  }
+
+  Value exp2(OpBuilder &b, Location loc, Value x) const override {
+    return perElement(b, loc, x, [&](Value element) {
+      return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", element);
+    });
+  }
+
+  /// ln x = log2(x) * ln 2 with `lg2.approx.f32` (0 to -inf); LLVM's
+  /// llvm.log has no NVPTX lowering and MLIR's would call libdevice.
+  Value log(OpBuilder &b, Location loc, Value x) const override {
+    Value ln2 = arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(0.69314718055994531));
+    return perElement(b, loc, x, [&](Value element) {
+      Value log2 = callIntrinsic(b, loc, "llvm.nvvm.lg2.approx.f", element);
+      return arith::MulFOp::create(b, loc, log2, ln2).getResult();
+    });
+  }
+
+private:
+  /// A one-operand intrinsic of `x`'s type.
+  static Value callIntrinsic(OpBuilder &b, Location loc, StringRef name,
+                             Value x) {
+    return LLVM::CallIntrinsicOp::create(b, loc, x.getType(),
+                                         b.getStringAttr(name), ValueRange{x})
+        .getResult(0);
+  }
+
+  /// `fn` of `x`, element by element when `x` is a vector (the NVVM
+  /// intrinsics take scalars).
+  static Value perElement(OpBuilder &b, Location loc, Value x,
+                          function_ref<Value(Value)> fn) {
+    auto vec = dyn_cast<VectorType>(x.getType());
+    if (!vec)
+      return fn(x);
+    SmallVector<Value> elements;
+    for (int64_t i = 0; i < vec.getNumElements(); ++i)
+      elements.push_back(fn(vector::ExtractOp::create(b, loc, x, i)));
+    return vector::FromElementsOp::create(b, loc, vec, elements);
+  }
+
+  /// Pairs of 16-bit elements as the 32-bit registers mma.sync takes: i32
+  /// for bf16, vector<2xf16> for f16 (what nvvm.mma.sync expects of each).
+  static SmallVector<Value> packPairs(OpBuilder &b, Location loc,
+                                      Value registers) {
+    auto type = cast<VectorType>(registers.getType());
+    int64_t pairs = type.getNumElements() / 2;
+    SmallVector<Value> result;
+    if (type.getElementType().isBF16()) {
+      Value words = vector::BitCastOp::create(
+          b, loc, VectorType::get({pairs}, b.getI32Type()), registers);
+      for (int64_t i = 0; i < pairs; ++i)
+        result.push_back(vector::ExtractOp::create(b, loc, words, i));
+      return result;
+    }
+    for (int64_t i = 0; i < pairs; ++i)
+      result.push_back(vector::ExtractStridedSliceOp::create(
+          b, loc, registers, ArrayRef<int64_t>{2 * i}, ArrayRef<int64_t>{2},
+          ArrayRef<int64_t>{1}));
+    return result;
+  }
+
+  /// Byte `byteOffset` (i32, unsigned: a view spans at most 4 GiB) of the
+  /// global pointer `base`.
+  static Value address(OpBuilder &b, Location loc, Value base,
+                       Value byteOffset) {
+    Value offset = arith::ExtUIOp::create(b, loc, b.getI64Type(), byteOffset);
+    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                               ValueRange{offset});
+  }
+
+  /// Accesses are naturally aligned: elements by their size, vectors by
+  /// theirs (the lowering makes a vector access only where
+  /// isAlignedForVector holds).
+  static unsigned alignment(Type type) {
+    if (auto vec = dyn_cast<VectorType>(type))
+      return vec.getNumElements() * vec.getElementTypeBitWidth() / 8;
+    return std::max<unsigned>(1, type.getIntOrFloatBitWidth() / 8);
+  }
+};
+} // namespace
+
+std::unique_ptr<GpuTarget> mla::createNVVMTarget(const ChipInfo &chip) {
+  return std::make_unique<NVVMTarget>(chip);
+}
