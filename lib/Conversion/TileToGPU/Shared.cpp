@@ -15,6 +15,8 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mla;
 using namespace mla::gpu;
@@ -84,21 +86,54 @@ resolveWindow(Value value) {
 
 /// Calls `body(reg, count, byteOffset)` for each run of registers of `map`
 /// (a tile of a window at `offsets` of `type`'s buffer).
+///
+/// The swizzle only touches the low bits of the group index and reads the
+/// row modulo perPhase * maxPhase, so a register's static coordinates split
+/// into a part below those periods, which goes through the swizzle with the
+/// lane's coordinates, and a part above, which is a constant byte offset
+/// (an immediate of the LDS instruction). Registers share the few swizzled
+/// addresses there are instead of each computing its own.
 static void forEachSharedRun(OpBuilder &b, Location loc, const LaneMap &map,
                              MemDescType type, ArrayRef<int64_t> offsets,
                              const KernelIds &ids, bool firstCopiesOnly,
                              function_ref<void(int64_t, int64_t, Value)> body) {
+  SharedAttr layout = type.getLayout();
+  ArrayRef<unsigned> order = layout.getOrder();
+  int64_t rank = type.getRank();
+  // The period of each dimension's effect on the swizzle.
+  SmallVector<int64_t> period(rank, 1);
+  if (rank >= 2 && layout.getMaxPhase() > 1) {
+    period[order[0]] = int64_t(layout.getVec()) * layout.getMaxPhase();
+    period[order[1]] = int64_t(layout.getPerPhase()) * layout.getMaxPhase();
+  }
+  int64_t bytes = memoryBytes(type.getElementType());
   int64_t run = sharedRun(map, type);
   SmallVector<Value> base = laneWarpCoords(b, loc, map, ids);
+  std::map<SmallVector<int64_t>, Value> swizzled;
   for (int64_t r = 0; r < map.numRegisters(); r += run) {
     if (firstCopiesOnly && !map.isOwner(HwDim::Register, r))
       continue;
     SmallVector<int64_t> c = map.partialCoords(HwDim::Register, r);
-    SmallVector<Value> coords;
-    for (auto [d, value] : llvm::enumerate(base))
-      coords.push_back(arith::AddIOp::create(
-          b, loc, value, indexConst(b, loc, c[d] + offsets[d])));
-    body(r, run, sharedOffset(b, loc, type, coords));
+    SmallVector<int64_t> low(rank), high(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t total = c[d] + offsets[d];
+      high[d] = total / period[d] * period[d];
+      low[d] = total - high[d];
+    }
+    Value &address = swizzled[low];
+    if (!address) {
+      SmallVector<Value> coords;
+      for (auto [d, value] : llvm::enumerate(base))
+        coords.push_back(arith::AddIOp::create(b, loc, value,
+                                               indexConst(b, loc, low[d])));
+      address = sharedOffset(b, loc, type, coords);
+    }
+    int64_t constant = 0;
+    for (unsigned d : llvm::reverse(order))
+      constant = constant * type.getShape()[d] + high[d];
+    body(r, run,
+         arith::AddIOp::create(b, loc, address,
+                               indexConst(b, loc, constant * bytes)));
   }
 }
 

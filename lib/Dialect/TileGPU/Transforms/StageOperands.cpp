@@ -201,29 +201,101 @@ static bool chainFits(Value value, const LaneMap &map) {
   return true;
 }
 
+/// The static window `[offsets, offsets + sizes)` of `value`, whose layout
+/// keeps it in the same lanes (a block of whole matrix-core instructions).
+static Value window(OpBuilder &b, Location loc, Value value,
+                    ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+  auto type = cast<RankedTensorType>(value.getType());
+  auto resultType =
+      RankedTensorType::get(sizes, type.getElementType(), type.getEncoding());
+  SmallVector<int64_t> strides(sizes.size(), 1);
+  return tensor::ExtractSliceOp::create(b, loc, resultType, value, ValueRange{},
+                                        ValueRange{}, ValueRange{}, offsets,
+                                        sizes, strides);
+}
+
+/// Replaces `dot`, whose right operand the stager rebuilds from LDS, by
+/// products of blocks small enough to keep in registers: 32 K steps by
+/// one column block of whole instructions for every warp (QK: K = 576,
+/// PV: N = 512). Each block's operand is read from LDS right before its
+/// product, so no lane holds the whole operand.
+static void splitDot(OperandStager &stager, tile::DotOp dot, ConvertLayoutOp rhs) {
+  OpBuilder b(dot);
+  Location loc = dot.getLoc();
+  RankedTensorType rhsType = rhs.getType();
+  auto mma = cast<MmaAttr>(dot.getType().getEncoding());
+  int64_t k = rhsType.getDimSize(0), n = rhsType.getDimSize(1);
+  int64_t m = dot.getType().getDimSize(0);
+  int64_t kBlock = std::max<int64_t>(32, mma.getInstrK());
+  int64_t nBlock = std::max<int64_t>(32, int64_t(mma.getInstrN()) *
+                                             mma.getWarpsPerCTA()[1]);
+  auto stagedBlock = [&](ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
+    Window w{SmallVector<int64_t>(offsets), SmallVector<int64_t>(sizes)};
+    return stager.rebuild(b, rhs.getSrc(), rhsType.getEncoding(), w);
+  };
+  if (k <= kBlock || k % kBlock != 0)
+    kBlock = k;
+  if (n <= nBlock || n % nBlock != 0)
+    nBlock = n;
+  // Column blocks outside, K blocks inside: one accumulator block at a
+  // time.
+  Value result = dot.getAcc();
+  for (int64_t n0 = 0; n0 < n; n0 += nBlock) {
+    Value acc = nBlock == n
+                    ? dot.getAcc()
+                    : window(b, loc, dot.getAcc(), {0, n0}, {m, nBlock});
+    for (int64_t k0 = 0; k0 < k; k0 += kBlock) {
+      Value lhs = kBlock == k
+                      ? dot.getLhs()
+                      : window(b, loc, dot.getLhs(), {0, k0}, {m, kBlock});
+      acc = tile::DotOp::create(b, loc, acc.getType(), lhs,
+                                stagedBlock({k0, n0}, {kBlock, nBlock}), acc);
+    }
+    if (nBlock == n) {
+      result = acc;
+      break;
+    }
+    SmallVector<int64_t> strides = {1, 1};
+    result = tensor::InsertSliceOp::create(
+        b, loc, acc, result, ValueRange{}, ValueRange{}, ValueRange{},
+        ArrayRef<int64_t>{0, n0}, ArrayRef<int64_t>{m, nBlock}, strides);
+  }
+  dot.replaceAllUsesWith(result);
+  dot.erase();
+  if (rhs->use_empty())
+    rhs.erase();
+}
+
 namespace {
 struct StageOperandsPass
     : mla::tilegpu::impl::TileGPUStageOperandsBase<StageOperandsPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     OperandStager stager(ctx);
-    SmallVector<ConvertLayoutOp> operands;
-    getOperation().walk([&](ConvertLayoutOp convert) {
-      if (isa<DotOperandAttr>(convert.getType().getEncoding()) &&
-          stager.isStageable(convert.getSrc()))
-        operands.push_back(convert);
-    });
-    for (ConvertLayoutOp convert : operands) {
-      RankedTensorType type = convert.getType();
-      if (!chainFits(convert.getSrc(), getLaneMap(type)))
-        continue;
-      OpBuilder b(convert);
-      Window window{SmallVector<int64_t>(type.getRank(), 0),
-                    SmallVector<int64_t>(type.getShape())};
-      Value staged = stager.rebuild(b, convert.getSrc(), type.getEncoding(),
-                                    window);
-      convert.replaceAllUsesWith(staged);
-      convert.erase();
+    auto stageable = [&](Value operand) -> ConvertLayoutOp {
+      auto convert = operand.getDefiningOp<ConvertLayoutOp>();
+      if (!convert || !isa<DotOperandAttr>(convert.getType().getEncoding()) ||
+          !stager.isStageable(convert.getSrc()) ||
+          !chainFits(convert.getSrc(), getLaneMap(convert.getType())))
+        return {};
+      return convert;
+    };
+    SmallVector<tile::DotOp> dots;
+    getOperation().walk([&](tile::DotOp dot) { dots.push_back(dot); });
+    for (tile::DotOp dot : dots) {
+      if (ConvertLayoutOp lhs = stageable(dot.getLhs())) {
+        OpBuilder b(lhs);
+        RankedTensorType type = lhs.getType();
+        Window whole{SmallVector<int64_t>(type.getRank(), 0),
+                     SmallVector<int64_t>(type.getShape())};
+        Value staged =
+            stager.rebuild(b, lhs.getSrc(), type.getEncoding(), whole);
+        dot.getLhsMutable().assign(staged);
+        if (lhs->use_empty())
+          lhs.erase();
+      }
+      if (ConvertLayoutOp rhs = stageable(dot.getRhs()))
+        splitDot(stager, dot, rhs);
     }
   }
 };
