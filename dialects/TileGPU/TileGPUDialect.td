@@ -26,9 +26,11 @@ def TileGPU_Dialect : Dialect {
     `tilegpu.convert_layout` moves a tile between layouts.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let dependentDialects = ["::mla::tile::TileDialect"];
   let extraClassDeclaration = [{
     void registerAttributes();
+    void registerTypes();
   }];
 }
 

@@ -76,6 +76,7 @@ void mla::buildTileToGpuPipeline(OpPassManager &pm,
   layouts.chip = options.chip;
   layouts.numWarps = options.numWarps;
   pm.addPass(tilegpu::createTileGPUAssignLayouts(layouts));
+  pm.addPass(tilegpu::createTileGPUStageOperands());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   ConvertTileToGPUOptions lowering;

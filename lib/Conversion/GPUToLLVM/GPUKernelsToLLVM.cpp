@@ -70,7 +70,9 @@ struct ConvertGPUKernelsToLLVMPass
     }
 
     LowerToLLVMOptions options(ctx);
-    options.overrideIndexBitwidth(64);
+    // Offsets within one view fit 32 bits (docs/amdgpu.md); 64-bit index
+    // arithmetic would double the registers of every index tile.
+    options.overrideIndexBitwidth(32);
     LLVMTypeConverter converter(ctx, options);
     RewritePatternSet patterns(ctx);
     LLVMConversionTarget target(*ctx);
@@ -99,7 +101,27 @@ struct ConvertGPUKernelsToLLVMPass
     target.addLegalOp<mlir::gpu::GPUModuleOp>();
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return failure();
+    if (info.isAMD())
+      pinWorkgroupSizes(module);
     return success();
+  }
+
+  /// The backend budgets registers by the largest workgroup a kernel may
+  /// be launched with (256 when unsaid): a kernel of 512 threads must say
+  /// so, or it gets registers for too few waves and cannot be launched.
+  static void pinWorkgroupSizes(mlir::gpu::GPUModuleOp module) {
+    module.walk([](LLVM::LLVMFuncOp func) {
+      auto size = func->getAttrOfType<DenseI32ArrayAttr>(
+          ROCDL::ROCDLDialect::getReqdWorkGroupSizeAttrName());
+      if (!size)
+        return;
+      int64_t threads = 1;
+      for (int32_t extent : size.asArrayRef())
+        threads *= extent;
+      std::string range = std::to_string(threads) + "," + std::to_string(threads);
+      func->setAttr(ROCDL::ROCDLDialect::getFlatWorkGroupSizeAttrName(),
+                    StringAttr::get(func.getContext(), range));
+    });
   }
 };
 } // namespace

@@ -212,6 +212,55 @@ struct ExtractSliceLowering : OpConversionPattern<tensor::ExtractSliceOp> {
     return success();
   }
 };
+/// A static window written into a tile that the layout keeps in the same
+/// lanes: the window's registers replace the destination's.
+struct InsertSliceLowering : OpConversionPattern<tensor::InsertSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::InsertSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSourceType(), dest = op.getDestType();
+    if (!getLayout(src) || !getLayout(dest))
+      return rewriter.notifyMatchFailure(op, "tile has no layout");
+    if (!op.hasUnitStride() || ShapedType::isDynamicShape(op.getStaticOffsets()))
+      return op.emitOpError("only static unit-stride slices of tiles are "
+                            "supported on GPU targets");
+    LaneMap from = getLaneMap(src), to = getLaneMap(dest);
+    SmallVector<LaneFactor> fromLanes, toLanes;
+    for (HwDim hw : {HwDim::Lane, HwDim::Warp}) {
+      llvm::append_range(fromLanes, from.factorsOf(hw));
+      llvm::append_range(toLanes, to.factorsOf(hw));
+    }
+    ArrayRef<int64_t> offsets = op.getStaticOffsets();
+    // For each destination register, the window register that replaces it.
+    std::map<SmallVector<int64_t>, int64_t> window;
+    for (int64_t r = 0; r < from.numRegisters(); ++r) {
+      SmallVector<int64_t> c = from.partialCoords(HwDim::Register, r);
+      for (auto [v, o] : llvm::zip(c, offsets))
+        v += o;
+      window.emplace(c, r);
+    }
+    if (fromLanes != toLanes)
+      return op.emitOpError("slice crosses lanes of the tile's layout");
+    int64_t destCount = to.numRegisters();
+    SmallVector<int64_t> picks;
+    int64_t replaced = 0;
+    for (int64_t r = 0; r < destCount; ++r) {
+      auto it = window.find(to.partialCoords(HwDim::Register, r));
+      if (it == window.end()) {
+        picks.push_back(r);
+        continue;
+      }
+      picks.push_back(destCount + it->second);
+      ++replaced;
+    }
+    if (replaced != from.numRegisters())
+      return op.emitOpError("slice crosses lanes of the tile's layout");
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, adaptor.getDest(),
+                                                   adaptor.getSource(), picks);
+    return success();
+  }
+};
 } // namespace
 
 void mla::gpu::populateBuildPatterns(GpuTypeConverter &converter,
@@ -219,6 +268,7 @@ void mla::gpu::populateBuildPatterns(GpuTypeConverter &converter,
                                      LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SplatLowering, ConstantLowering, BroadcastLowering,
-               TransLowering, ExtractSliceLowering>(converter, ctx);
+               TransLowering, ExtractSliceLowering, InsertSliceLowering>(
+      converter, ctx);
   patterns.add<RangeLowering>(converter, ctx, state);
 }

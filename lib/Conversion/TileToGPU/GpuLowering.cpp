@@ -34,6 +34,8 @@ GpuTypeConverter::GpuTypeConverter(MLIRContext *ctx) {
       return std::nullopt;
     return registerType(type);
   });
+  // A staged tile is the byte offset of its buffer in LDS.
+  addConversion([ctx](MemDescType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([ctx](tile::PtrType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
   });

@@ -149,6 +149,13 @@ void populateDotPatterns(GpuTypeConverter &converter,
 void populateDequantPatterns(GpuTypeConverter &converter,
                              mlir::RewritePatternSet &patterns,
                              LoweringState &state);
+void populateSharedPatterns(GpuTypeConverter &converter,
+                            mlir::RewritePatternSet &patterns,
+                            LoweringState &state);
+
+/// Places every LDS buffer (local_alloc) of `kernel` after the scratch
+/// region, each in its own range; returns the LDS bytes the kernel needs.
+int64_t assignLdsOffsets(mlir::Operation *kernel, int64_t scratchBytes);
 
 } // namespace mla::gpu
 

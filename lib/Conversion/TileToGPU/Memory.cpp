@@ -16,6 +16,7 @@
 #include "mla/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -51,6 +52,9 @@ struct TileAccess {
   int64_t bytes = 0;
   /// Registers per vector access.
   int64_t run = 1;
+  /// Whether the elements of every run are valid or invalid together: the
+  /// view's rows are whole runs and the tile starts on a run.
+  bool uniformRuns = false;
   /// Bytes of the view's extent and the target's handle on it.
   Value numBytes;
   Value resource;
@@ -145,6 +149,13 @@ static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
     access.maskMap = getLaneMap(cast<RankedTensorType>(op.getMask().getType()));
   }
   access.run = vectorRun(access.map, op.getView(), access.bytes);
+  if (auto view = op.getView().template getDefiningOp<tile::ViewOp>()) {
+    int64_t rowLength = view.getStaticSizes().back();
+    std::optional<int64_t> start = getConstantIntValue(op.getIndices().back());
+    access.uniformRuns = !ShapedType::isDynamic(rowLength) &&
+                         rowLength % access.run == 0 && start &&
+                         *start % access.run == 0;
+  }
   access.numBytes = extentBytes(b, loc, access.view, access.bytes);
   access.target = &state.target;
   access.resource =
@@ -204,12 +215,16 @@ static Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> bits) {
 }
 
 /// i1: the run moves as one vector access: every element is valid and the
-/// chip takes a vector at that address.
+/// chip takes a vector at that address. Null when it always does (runs are
+/// valid or invalid as a whole, and any address takes a vector).
 static Value wholeRun(OpBuilder &b, Location loc, const TileAccess &access,
                       Value offset, ArrayRef<Value> valid) {
+  Value aligned = access.target->isAlignedForVector(
+      b, loc, access.resource, offset, access.run * access.bytes);
+  if (access.uniformRuns && !aligned)
+    return {};
   Value whole = allOf(b, loc, valid);
-  if (Value aligned = access.target->isAlignedForVector(
-          b, loc, access.resource, offset, access.run * access.bytes))
+  if (aligned)
     whole = arith::AndIOp::create(b, loc, whole, aligned);
   return whole;
 }
@@ -225,9 +240,12 @@ static Value loadRun(OpBuilder &b, Location loc, const TileAccess &access,
     return target.loadGlobal(b, loc, stored, access.resource, offset,
                              valid.front(), access.numBytes);
   auto type = VectorType::get({access.run}, stored);
-  auto branch =
-      scf::IfOp::create(b, loc, type, wholeRun(b, loc, access, offset, valid),
-                        /*withElseRegion=*/true);
+  Value whole = wholeRun(b, loc, access, offset, valid);
+  if (!whole)
+    return target.loadGlobal(b, loc, type, access.resource, offset,
+                             valid.front(), access.numBytes);
+  auto branch = scf::IfOp::create(b, loc, type, whole,
+                                  /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&branch.getThenRegion().front());
   scf::YieldOp::create(b, loc,
@@ -358,9 +376,14 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
       // the vector there), else element by element.
       Value vec = makeRegisters(
           rewriter, loc, VectorType::get({access.run}, stored), elements);
-      auto branch = scf::IfOp::create(
-          rewriter, loc, wholeRun(rewriter, loc, access, offset, valid),
-          /*withElse=*/true);
+      Value whole = wholeRun(rewriter, loc, access, offset, valid);
+      if (!whole) {
+        state.target.storeGlobal(rewriter, loc, vec, access.resource, offset,
+                                 valid.front(), access.numBytes);
+        continue;
+      }
+      auto branch = scf::IfOp::create(rewriter, loc, whole,
+                                      /*withElse=*/true);
       {
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(&branch.getThenRegion().front());

@@ -40,10 +40,11 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
 
   OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
   Location loc = kernel.getLoc();
-  int64_t ldsBytes = 0;
+  int64_t scratch = 0;
   kernel.walk([&](Operation *op) {
-    ldsBytes = std::max(ldsBytes, scratchBytes(op, waveSize));
+    scratch = std::max(scratch, scratchBytes(op, waveSize));
   });
+  int64_t ldsBytes = assignLdsOffsets(kernel, scratch);
   if (ldsBytes > state.target.chip().ldsBytes) {
     kernel.emitOpError() << "needs " << ldsBytes << " bytes of LDS; "
                          << state.target.chip().name << " has "
@@ -122,6 +123,7 @@ struct ConvertTileToGPUPass
     populateConvertLayoutPatterns(converter, patterns, state);
     populateDotPatterns(converter, patterns, state);
     populateDequantPatterns(converter, patterns, state);
+    populateSharedPatterns(converter, patterns, state);
     populateFunctionOpInterfaceTypeConversionPattern<mlir::gpu::GPUFuncOp>(
         patterns, converter);
 

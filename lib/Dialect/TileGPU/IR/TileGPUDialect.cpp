@@ -41,6 +41,7 @@ struct TileGPUAsmInterface : OpAsmDialectInterface {
 void TileGPUDialect::initialize() {
   addInterfaces<TileGPUAsmInterface>();
   registerAttributes();
+  registerTypes();
   addOperations<
 #define GET_OP_LIST
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"

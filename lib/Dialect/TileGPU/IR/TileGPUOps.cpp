@@ -56,5 +56,44 @@ void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
   results.add<FoldConvertChain, FoldConvertOfSplat>(context);
 }
 
+//===----------------------------------------------------------------------===//
+// LDS
+//===----------------------------------------------------------------------===//
+
+LogicalResult LocalAllocOp::verify() {
+  RankedTensorType src = getSrc().getType();
+  MemDescType type = getType();
+  if (src.getShape() != type.getShape() ||
+      src.getElementType() != type.getElementType())
+    return emitOpError() << "buffer " << type << " must hold the tile " << src;
+  if (type.getLayout().getOrder().size() != static_cast<size_t>(type.getRank()))
+    return emitOpError("shared layout order must list every dimension");
+  return success();
+}
+
+LogicalResult MemDescSliceOp::verify() {
+  MemDescType src = getSrc().getType(), type = getType();
+  if (src.getElementType() != type.getElementType() ||
+      src.getLayout() != type.getLayout() || src.getRank() != type.getRank())
+    return emitOpError("a window keeps the element type, layout and rank");
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (static_cast<int64_t>(offsets.size()) != src.getRank())
+    return emitOpError() << "needs " << src.getRank() << " offsets";
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (offsets[d] < 0 || offsets[d] + type.getShape()[d] > src.getShape()[d])
+      return emitOpError() << "window leaves the buffer along dimension " << d;
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  MemDescType src = getSrc().getType();
+  RankedTensorType type = getType();
+  if (src.getShape() != type.getShape() ||
+      src.getElementType() != type.getElementType())
+    return emitOpError() << "result " << type << " must have the shape and "
+                         << "element type of " << src;
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"

@@ -79,6 +79,7 @@ private:
   bool deriveOnce();
   void decideDefaults();
   LogicalResult rewrite();
+  void loadOperandsDirectly();
 
   Attribute layoutOf(Value v) { return layouts.lookup(find(v)); }
   Attribute defaultBlocked(RankedTensorType type);
@@ -453,6 +454,49 @@ LogicalResult LayoutAssigner::rewrite() {
   return failure(result.wasInterrupted());
 }
 
+/// Whether lanes reading `map` from a view whose last dimension is
+/// contiguous move at least 4 bytes per access.
+static bool readsWholeWords(const LaneMap &map, Type element) {
+  int64_t bytes = std::max<unsigned>(1, element.getIntOrFloatBitWidth() / 8);
+  for (const LaneFactor &f : map.getFactors())
+    if (f.hw == HwDim::Register)
+      return f.dim == map.getRank() - 1 && f.stride == 1 &&
+             f.size * bytes >= 4;
+  return false;
+}
+
+/// A tile loaded only to become a matrix-core operand whose registers are
+/// contiguous in memory (the query tile: 8 bf16 of one row per lane) is
+/// loaded in the operand layout itself rather than exchanged through LDS.
+void LayoutAssigner::loadOperandsDirectly() {
+  SmallVector<ConvertLayoutOp> converts;
+  kernel.walk([&](ConvertLayoutOp convert) {
+    auto load = convert.getSrc().getDefiningOp<tile::LoadOp>();
+    if (load && load->hasOneUse() &&
+        isa<DotOperandAttr>(convert.getType().getEncoding()))
+      converts.push_back(convert);
+  });
+  for (ConvertLayoutOp convert : converts) {
+    auto load = convert.getSrc().getDefiningOp<tile::LoadOp>();
+    auto view = load.getView().getDefiningOp<tile::ViewOp>();
+    RankedTensorType type = convert.getType();
+    if (!view || view.getStaticStrides().back() != 1 ||
+        !readsWholeWords(getLaneMap(type), type.getElementType()))
+      continue;
+    load.getResult().setType(type);
+    if (load.getMask()) {
+      OpBuilder b(load);
+      Attribute layout = type.getEncoding();
+      for (int64_t d = type.getRank(); d-- > tileType(load.getMask()).getRank();)
+        layout = SliceAttr::get(ctx, d, layout);
+      load.getMaskMutable()[0].set(
+          convertTo(b, load.getLoc(), load.getMask(), layout));
+    }
+    convert.replaceAllUsesWith(load.getResult());
+    convert.erase();
+  }
+}
+
 LogicalResult LayoutAssigner::run() {
   splitRematerializable();
   buildGroups();
@@ -460,7 +504,10 @@ LogicalResult LayoutAssigner::run() {
   while (deriveOnce()) {
   }
   decideDefaults();
-  return rewrite();
+  if (failed(rewrite()))
+    return failure();
+  loadOperandsDirectly();
+  return success();
 }
 
 /// The warps per program of `kernel`: its launch key `waves`, else the

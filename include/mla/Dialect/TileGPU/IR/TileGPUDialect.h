@@ -20,6 +20,9 @@
 #define GET_ATTRDEF_CLASSES
 #include "mla/Dialect/TileGPU/IR/TileGPUAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "mla/Dialect/TileGPU/IR/TileGPUTypes.h.inc"
+
 namespace mla::tilegpu {
 
 /// The distributed layout of a tile type, or null when it has none.

@@ -60,4 +60,38 @@ def TileGPUPrintLaneMaps : Pass<"tilegpu-print-lane-maps"> {
   }];
 }
 
+def TileGPUStageOperands : Pass<"tilegpu-stage-operands", "::mlir::ModuleOp"> {
+  let summary = "Stage matrix-core operands loaded from global memory in LDS";
+  let description = [{
+    A tile loaded from global memory in a blocked layout (16 bytes per lane,
+    coalesced) reaches a matrix-core operand layout through LDS. Instead of
+    one exchange per use, each such load is written to LDS once
+    (`tilegpu.local_alloc`, in a swizzled shared layout) and every use
+    reads what it needs from there (`tilegpu.local_load`): a transposed
+    operand, a column window (`tilegpu.memdesc_slice`: V is the first 512
+    columns of the KV tile), or the packed bytes and scales of an MX or fp8
+    tile, which are dequantized in the registers of the operand layout. The
+    flagship's KV tile is thus read from global memory once and staged once
+    for both of its products.
+
+    Before:
+    ```mlir
+    %kv = tile.load ... -> tensor<64x576xbf16, #blocked>
+    %kt = tile.trans %kv : ... -> tensor<576x64xbf16, #blocked1>
+    %b = tilegpu.convert_layout %kt : ... -> tensor<576x64xbf16, #dot_op>
+    ```
+    After:
+    ```mlir
+    %kv = tile.load ... -> tensor<64x576xbf16, #blocked>
+    %m = tilegpu.local_alloc %kv : ... -> !tilegpu.memdesc<64x576xbf16, #shared>
+    %k = tilegpu.local_load %m : ... -> tensor<64x576xbf16, #linear>
+    %kt = tile.trans %k : ... -> tensor<576x64xbf16, #linear1>
+    %b = tilegpu.convert_layout %kt : ... -> tensor<576x64xbf16, #dot_op>
+    ```
+    (the last conversion only renames registers: both layouts put every
+    element in the same lane).
+  }];
+  let dependentDialects = ["::mla::tilegpu::TileGPUDialect"];
+}
+
 #endif // MLA_TILEGPU_TRANSFORMS_PASSES_TD
