@@ -53,7 +53,8 @@ struct TileAccess {
   /// Registers per vector access.
   int64_t run = 1;
   /// Whether the elements of every run are valid or invalid together: the
-  /// view's rows are whole runs and the tile starts on a run.
+  /// view's rows are whole runs, the tile starts on a run and any mask is
+  /// over the leading dimensions.
   bool uniformRuns = false;
   /// Bytes of the view's extent and the target's handle on it.
   Value numBytes;
@@ -149,10 +150,12 @@ static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
     access.maskMap = getLaneMap(cast<RankedTensorType>(op.getMask().getType()));
   }
   access.run = vectorRun(access.map, op.getView(), access.bytes);
+  // A mask over the leading dimensions only is the same for a whole run.
+  bool maskPerRow = !op.getMask() || access.maskMap.getRank() < tile.getRank();
   if (auto view = op.getView().template getDefiningOp<tile::ViewOp>()) {
     int64_t rowLength = view.getStaticSizes().back();
     std::optional<int64_t> start = getConstantIntValue(op.getIndices().back());
-    access.uniformRuns = !ShapedType::isDynamic(rowLength) &&
+    access.uniformRuns = maskPerRow && !ShapedType::isDynamic(rowLength) &&
                          rowLength % access.run == 0 && start &&
                          *start % access.run == 0;
   }

@@ -3,9 +3,10 @@
 
 // Each lane moves its 4 consecutive f32 (16 bytes) with one buffer load
 // whose descriptor bounds the view when all four are inside it, and element
-// by element otherwise (no access straddles the view's end); positions
-// outside the view or the mask take the padding value, and an invalid
-// element is moved out of the descriptor's range. Stores likewise.
+// by element otherwise (no access straddles the view's end: rows of 202
+// elements end inside a run); positions outside the view or the mask take
+// the padding value, and an invalid element is moved out of the
+// descriptor's range. Stores likewise.
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]>
 #slice = #tilegpu.slice<dim = 1, parent = #blocked>
 // CHECK: gpu.module @kernels
@@ -34,6 +35,31 @@ tile.kernel @copy(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %rows: i32)
   %c0 = arith.constant 0 : index
   %n = arith.index_cast %rows : i32 to index
   %neg = arith.constant -1.0 : f32
+  %in = tile.view %x sizes [%n, 202] strides [202, 1] : !tile.ptr<f32> -> !tile.view<?x202xf32>
+  %keys = tile.range : tensor<8xindex, #slice>
+  %limit = tile.splat %n : tensor<8xindex, #slice>
+  %valid = arith.cmpi slt, %keys, %limit : tensor<8xindex, #slice>
+  %t = tile.load %in[%c0, %c0] mask %valid : tensor<8xi1, #slice> pad %neg
+      : !tile.view<?x202xf32> -> tensor<8x256xf32, #blocked>
+  %out = tile.view %y sizes [%n, 202] strides [202, 1] : !tile.ptr<f32> -> !tile.view<?x202xf32>
+  tile.store %t, %out[%c0, %c0] : tensor<8x256xf32, #blocked>, !tile.view<?x202xf32>
+  tile.return
+}
+
+// Rows of whole runs under a per-row mask: every run is valid or invalid
+// as a whole, so each moves with one access and no branch.
+// CHECK-LABEL: gpu.func @copy_whole_runs
+// CHECK-NOT: scf.if
+// CHECK: rocdl.raw.ptr.buffer.load %{{.*}} : vector<4xf32>
+// CHECK-NOT: scf.if
+// CHECK: rocdl.raw.ptr.buffer.store %{{.*}} : vector<4xf32>
+// CHECK-NOT: scf.if
+// CHECK: gpu.return
+tile.kernel @copy_whole_runs(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %rows: i32)
+    attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %n = arith.index_cast %rows : i32 to index
+  %neg = arith.constant -1.0 : f32
   %in = tile.view %x sizes [%n, 200] strides [200, 1] : !tile.ptr<f32> -> !tile.view<?x200xf32>
   %keys = tile.range : tensor<8xindex, #slice>
   %limit = tile.splat %n : tensor<8xindex, #slice>
@@ -42,5 +68,25 @@ tile.kernel @copy(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %rows: i32)
       : !tile.view<?x200xf32> -> tensor<8x256xf32, #blocked>
   %out = tile.view %y sizes [%n, 200] strides [200, 1] : !tile.ptr<f32> -> !tile.view<?x200xf32>
   tile.store %t, %out[%c0, %c0] : tensor<8x256xf32, #blocked>, !tile.view<?x200xf32>
+  tile.return
+}
+
+// A mask over every element may differ inside a run: the branch stays.
+// CHECK-LABEL: gpu.func @copy_masked_elements
+// CHECK: scf.if %{{.*}} -> (vector<4xf32>)
+// CHECK: gpu.return
+tile.kernel @copy_masked_elements(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %m: !tile.ptr<i8>)
+    attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %in = tile.view %x sizes [8, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<8x256xf32>
+  %mv = tile.view %m sizes [8, 256] strides [256, 1] : !tile.ptr<i8> -> !tile.view<8x256xi8>
+  %bytes = tile.load %mv[%c0, %c0] : !tile.view<8x256xi8> -> tensor<8x256xi8, #blocked>
+  %zero = arith.constant dense<0> : tensor<8x256xi8, #blocked>
+  %mask = arith.cmpi ne, %bytes, %zero : tensor<8x256xi8, #blocked>
+  %pad = arith.constant 0.0 : f32
+  %t = tile.load %in[%c0, %c0] mask %mask : tensor<8x256xi1, #blocked> pad %pad
+      : !tile.view<8x256xf32> -> tensor<8x256xf32, #blocked>
+  %out = tile.view %y sizes [8, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<8x256xf32>
+  tile.store %t, %out[%c0, %c0] : tensor<8x256xf32, #blocked>, !tile.view<8x256xf32>
   tile.return
 }

@@ -30,9 +30,11 @@ tile.kernel @softmax(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
 
 // -----
 
-// A product: the chip's matrix-core layout, its operand layouts (each
-// operand converted once), the accumulator carried by the loop in the
-// result layout; the zero accumulator is made directly in it.
+// A product: the chip's matrix-core layout, its operand layouts, the
+// accumulator carried by the loop in the result layout; the zero
+// accumulator is made directly in it. A's registers are runs of its rows
+// (its contiguous dimension), so A is loaded in its operand layout; B's
+// are not and B is converted once.
 // GFX950-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [4, 1]>
 // GFX942-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 16], warpsPerCTA = [4, 1]>
 // SM90-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>
@@ -41,11 +43,11 @@ tile.kernel @softmax(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
 // CHECK-LABEL: tile.kernel @gemm
 // CHECK: %[[ZERO:.*]] = tile.splat %{{.*}} : tensor<64x64xf32, #[[$MMA]]>
 // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (tensor<64x64xf32, #[[$MMA]]>)
-// CHECK: %[[LA:.*]] = tile.load
+// CHECK: %[[LA:.*]] = tile.load {{.*}} -> tensor<64x32xbf16, #[[$A]]>
 // CHECK: %[[LB:.*]] = tile.load
-// CHECK: %[[CA:.*]] = tilegpu.convert_layout %[[LA]] : tensor<64x32xbf16, #{{.*}}> -> tensor<64x32xbf16, #[[$A]]>
+// CHECK-NOT: tilegpu.convert_layout %[[LA]]
 // CHECK: %[[CB:.*]] = tilegpu.convert_layout %[[LB]] : tensor<32x64xbf16, #{{.*}}> -> tensor<32x64xbf16, #[[$BOP]]>
-// CHECK: tile.dot %[[CA]], %[[CB]], %[[ACC]] : tensor<64x32xbf16, #[[$A]]>, tensor<32x64xbf16, #[[$BOP]]> -> tensor<64x64xf32, #[[$MMA]]>
+// CHECK: tile.dot %[[LA]], %[[CB]], %[[ACC]] : tensor<64x32xbf16, #[[$A]]>, tensor<32x64xbf16, #[[$BOP]]> -> tensor<64x64xf32, #[[$MMA]]>
 // CHECK: tile.store {{.*}} : tensor<64x64xf32, #[[$MMA]]>
 tile.kernel @gemm(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>, %k: i32) {
   %c0 = arith.constant 0 : index
