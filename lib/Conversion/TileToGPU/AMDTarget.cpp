@@ -2,7 +2,8 @@
 //
 // gfx950 and gfx942: wave64, MFMA through amdgpu.mfma, global memory through
 // buffer instructions whose descriptor bounds each view, uniform values in
-// scalar registers (readfirstlane).
+// scalar registers (readfirstlane), fp8 and fp4 decoded by the chips'
+// conversion instructions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mla;
@@ -108,6 +112,70 @@ public:
     ROCDL::RawPtrBufferStoreOp::create(b, loc, value, resource, offset, zero,
                                        zero, ArrayAttr(), ArrayAttr(),
                                        ArrayAttr());
+  }
+
+  /// OCP e4m3 through v_cvt_f32_fp8. gfx942's instruction reads FNUZ
+  /// (exponent bias 8): every other code is half its OCP value, 0x80 is
+  /// FNUZ NaN but OCP -0, and 0x7F / 0xFF are FNUZ +-240 but OCP NaN.
+  Value decodeFp8(OpBuilder &b, Location loc, Value word, unsigned byteIndex,
+                  FloatType format) const override {
+    if (!isa<Float8E4M3FNType>(format))
+      return GpuTarget::decodeFp8(b, loc, word, byteIndex, format);
+    Value value =
+        ROCDL::CvtF32Fp8Op::create(b, loc, b.getF32Type(), word,
+                                   b.getI32IntegerAttr(byteIndex));
+    if (info.family == ChipFamily::CDNA4)
+      return value;
+    auto f32 = [&](double v) {
+      return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+    };
+    auto i32 = [&](int64_t v) {
+      return arith::ConstantIntOp::create(b, loc, v, 32);
+    };
+    Value byte = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, word, i32(8 * byteIndex)),
+        i32(0xFF));
+    value = arith::MulFOp::create(b, loc, value, f32(2.0));
+    Value negZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, byte, i32(0x80));
+    value = arith::SelectOp::create(b, loc, negZero, f32(-0.0), value);
+    Value nan = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, byte, i32(0x7F)), i32(0x7F));
+    return arith::SelectOp::create(
+        b, loc, nan, f32(std::numeric_limits<double>::quiet_NaN()), value);
+  }
+
+  /// gfx950: one v_cvt_scalef32_pk_*_fp4, whose f32 scale contributes only
+  /// its exponent field, so the E8M0 code goes there unchanged.
+  std::pair<Value, Value> decodeScaledFp4Pair(OpBuilder &b, Location loc,
+                                              Value word, unsigned byteIndex,
+                                              Value scale,
+                                              Type element) const override {
+    if (info.family != ChipFamily::CDNA4 ||
+        !(element.isBF16() || element.isF16() || element.isF32()))
+      return GpuTarget::decodeScaledFp4Pair(b, loc, word, byteIndex, scale,
+                                            element);
+    Type i32 = b.getI32Type();
+    Value scaleBits = arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i32, scale),
+        arith::ConstantIntOp::create(b, loc, 23, 32));
+    Value scaleF32 =
+        arith::BitcastOp::create(b, loc, b.getF32Type(), scaleBits);
+    auto pairType = VectorType::get({2}, element);
+    IntegerAttr select = b.getI32IntegerAttr(byteIndex);
+    Value pair;
+    if (element.isBF16())
+      pair = ROCDL::CvtScaleF32PkBf16Fp4Op::create(b, loc, pairType, word,
+                                                   scaleF32, select);
+    else if (element.isF16())
+      pair = ROCDL::CvtScaleF32PkF16Fp4Op::create(b, loc, pairType, word,
+                                                  scaleF32, select);
+    else
+      pair = ROCDL::CvtScaleF32PkF32Fp4Op::create(b, loc, pairType, word,
+                                                  scaleF32, select);
+    return {vector::ExtractOp::create(b, loc, pair, 0),
+            vector::ExtractOp::create(b, loc, pair, 1)};
   }
 
 private:

@@ -1,13 +1,15 @@
 //===- Dequant.cpp - fp8 and MX dequantization in registers ---------------===//
 //
-// The narrow formats are decoded exactly with integer arithmetic (shared
-// with the host target), so the problem's OCP fp8 means the same on every
-// chip, including gfx942 whose fp8 instructions read FNUZ.
+// Each element is decoded by the target (GpuTarget::decodeNarrowFloat and
+// decodeScaledFp4Pair): with the chip's conversion instructions where it
+// has them, with exact integer arithmetic otherwise. The problem's fp8 is
+// OCP e4m3 on every chip, gfx942 (whose instructions read FNUZ) included.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GpuLowering.h"
 #include "mla/Conversion/Utils/FloatDecode.h"
+#include "llvm/ADT/DenseMap.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 
 using namespace mlir;
@@ -28,8 +30,38 @@ static Value fromF32(OpBuilder &b, Location loc, Value value, Type type) {
 }
 
 namespace {
+/// A lane's registers of 8-bit elements as the 32-bit words the conversion
+/// instructions read: register r is byte r % 4 of word r / 4 when the
+/// registers fill whole words, else the low byte of a word of its own.
+class ByteRegisters {
+public:
+  ByteRegisters(OpBuilder &b, Location loc, Value regs) : regs(regs) {
+    int64_t n = cast<VectorType>(regs.getType()).getNumElements();
+    if (n % 4 == 0)
+      words = vector::BitCastOp::create(
+          b, loc, VectorType::get({n / 4}, b.getI32Type()), regs);
+  }
+
+  /// The word holding register `r`, and its byte there.
+  std::pair<Value, unsigned> byteOf(OpBuilder &b, Location loc,
+                                    int64_t r) const {
+    if (words)
+      return {getRegister(b, loc, words, r / 4), unsigned(r % 4)};
+    Value bits = bitsOf(b, loc, getRegister(b, loc, regs, r));
+    return {arith::ExtUIOp::create(b, loc, b.getI32Type(), bits), 0};
+  }
+
+private:
+  Value regs;
+  Value words;
+};
+} // namespace
+
+namespace {
 struct DequantFp8Lowering : OpConversionPattern<tile::DequantFp8Op> {
-  using OpConversionPattern::OpConversionPattern;
+  DequantFp8Lowering(GpuTypeConverter &converter, MLIRContext *ctx,
+                     LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
   LogicalResult
   matchAndRewrite(tile::DequantFp8Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -41,18 +73,18 @@ struct DequantFp8Lowering : OpConversionPattern<tile::DequantFp8Op> {
       return op.emitOpError("unsupported element format");
     Location loc = op.getLoc();
     VectorType vecType = registerType(type);
+    ByteRegisters input(rewriter, loc, adaptor.getInput());
     SmallVector<Value> elements;
     for (int64_t r = 0; r < vecType.getNumElements(); ++r) {
-      Value element = getRegister(rewriter, loc, adaptor.getInput(), r);
-      Value value =
-          decodeNarrowFloat(rewriter, loc, bitsOf(rewriter, loc, element),
-                            format);
+      auto [word, byte] = input.byteOf(rewriter, loc, r);
+      Value value = state.target.decodeFp8(rewriter, loc, word, byte, format);
       value = arith::MulFOp::create(rewriter, loc, value, adaptor.getScale());
       elements.push_back(fromF32(rewriter, loc, value, type.getElementType()));
     }
     rewriter.replaceOp(op, makeRegisters(rewriter, loc, vecType, elements));
     return success();
   }
+  LoweringState &state;
 };
 
 /// Each result register's element is expanded from the packed register and
@@ -89,12 +121,23 @@ struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
           return r;
       llvm_unreachable("coordinates held by no register");
     };
-    // The parity of an element's column picks its nibble; lanes and warps
-    // may add to the column.
+    // The parity of an element's column picks its nibble. Lanes and warps
+    // may add to the column; where they add even columns only, the parity
+    // is the register's own. Both nibbles of a byte are decoded together,
+    // once.
+    bool evenLaneColumns = llvm::all_of(map.getFactors(), [&](auto &f) {
+      return f.hw == HwDim::Register || f.dim != last || f.stride % 2 == 0;
+    });
     Value laneColumn =
-        laneWarpCoords(rewriter, loc, map, state.idsFor(op))[last];
-    auto fp4Type = Float4E2M1FNType::get(rewriter.getContext());
+        fp4 && !evenLaneColumns
+            ? laneWarpCoords(rewriter, loc, map, state.idsFor(op))[last]
+            : Value();
+    const GpuTarget &target = state.target;
+    Type element = type.getElementType();
+    llvm::DenseMap<std::pair<int64_t, int64_t>, std::pair<Value, Value>>
+        fp4Pairs;
     VectorType vecType = registerType(type);
+    ByteRegisters packed(rewriter, loc, adaptor.getPacked());
     SmallVector<Value> elements;
     for (int64_t r = 0; r < map.numRegisters(); ++r) {
       SmallVector<int64_t> c = map.partialCoords(HwDim::Register, r);
@@ -102,31 +145,39 @@ struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
       if (fp4)
         packedCoords[last] /= 2;
       scaleCoords[last] /= 32;
-      Value packed = getRegister(rewriter, loc, adaptor.getPacked(),
-                                 registerOf(*packedMap, packedCoords));
-      Value value;
-      if (fp4) {
-        Value column = arith::AddIOp::create(rewriter, loc, laneColumn,
-                                             indexConst(rewriter, loc, c[last]));
-        Value odd = arith::RemUIOp::create(rewriter, loc, column,
-                                           indexConst(rewriter, loc, 2));
-        Value shift = arith::IndexCastOp::create(
-            rewriter, loc, rewriter.getI8Type(),
-            arith::MulIOp::create(rewriter, loc, odd,
-                                  indexConst(rewriter, loc, 4)));
-        Value nibble = arith::ShRUIOp::create(rewriter, loc, packed, shift);
-        value = decodeNarrowFloat(rewriter, loc, nibble, fp4Type);
-      } else {
-        value = decodeNarrowFloat(rewriter, loc,
-                                  bitsOf(rewriter, loc, packed),
-                                  cast<FloatType>(inElement));
+      int64_t packedReg = registerOf(*packedMap, packedCoords);
+      int64_t scaleReg = registerOf(*scalesMap, scaleCoords);
+      Value scale = bitsOf(
+          rewriter, loc, getRegister(rewriter, loc, adaptor.getScales(),
+                                     scaleReg));
+      auto [word, byte] = packed.byteOf(rewriter, loc, packedReg);
+      if (!fp4) {
+        Value value = target.decodeFp8(rewriter, loc, word, byte,
+                                       cast<FloatType>(inElement));
+        value = arith::MulFOp::create(rewriter, loc, value,
+                                      decodeE8M0(rewriter, loc, scale));
+        elements.push_back(fromF32(rewriter, loc, value, element));
+        continue;
       }
-      Value scale = getRegister(rewriter, loc, adaptor.getScales(),
-                                registerOf(*scalesMap, scaleCoords));
-      value = arith::MulFOp::create(
-          rewriter, loc, value,
-          decodeE8M0(rewriter, loc, bitsOf(rewriter, loc, scale)));
-      elements.push_back(fromF32(rewriter, loc, value, type.getElementType()));
+      auto [it, inserted] = fp4Pairs.try_emplace({packedReg, scaleReg});
+      if (inserted)
+        it->second =
+            target.decodeScaledFp4Pair(rewriter, loc, word, byte, scale,
+                                       element);
+      auto [low, high] = it->second;
+      if (!laneColumn) {
+        elements.push_back(c[last] % 2 ? high : low);
+        continue;
+      }
+      Value column = arith::AddIOp::create(rewriter, loc, laneColumn,
+                                           indexConst(rewriter, loc, c[last]));
+      Value odd = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne,
+          arith::RemUIOp::create(rewriter, loc, column,
+                                 indexConst(rewriter, loc, 2)),
+          indexConst(rewriter, loc, 0));
+      elements.push_back(
+          arith::SelectOp::create(rewriter, loc, odd, high, low));
     }
     rewriter.replaceOp(op, makeRegisters(rewriter, loc, vecType, elements));
     return success();
@@ -138,6 +189,6 @@ struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
 void mla::gpu::populateDequantPatterns(GpuTypeConverter &converter,
                                        RewritePatternSet &patterns,
                                        LoweringState &state) {
-  patterns.add<DequantFp8Lowering>(converter, patterns.getContext());
+  patterns.add<DequantFp8Lowering>(converter, patterns.getContext(), state);
   patterns.add<DequantMxLowering>(converter, patterns.getContext(), state);
 }

@@ -1,6 +1,7 @@
 //===- GpuTarget.cpp - Defaults shared by the GPU targets -----------------===//
 
 #include "mla/Conversion/TileToGPU/GpuTarget.h"
+#include "mla/Conversion/Utils/FloatDecode.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -32,6 +33,38 @@ Value GpuTarget::exp2(OpBuilder &b, Location loc, Value x) const {
 
 Value GpuTarget::log(OpBuilder &b, Location loc, Value x) const {
   return LLVM::LogOp::create(b, loc, x.getType(), x);
+}
+
+/// Bits [shift, shift + 8) of the i32 `word`, in the low byte.
+static Value byteBits(OpBuilder &b, Location loc, Value word, unsigned shift) {
+  return arith::AndIOp::create(
+      b, loc,
+      arith::ShRUIOp::create(b, loc, word,
+                             arith::ConstantIntOp::create(b, loc, shift, 32)),
+      arith::ConstantIntOp::create(b, loc, 0xFF, 32));
+}
+
+Value GpuTarget::decodeFp8(OpBuilder &b, Location loc, Value word,
+                           unsigned byteIndex, FloatType format) const {
+  return decodeNarrowFloat(b, loc, byteBits(b, loc, word, 8 * byteIndex),
+                           format);
+}
+
+std::pair<Value, Value>
+GpuTarget::decodeScaledFp4Pair(OpBuilder &b, Location loc, Value word,
+                               unsigned byteIndex, Value scale,
+                               Type element) const {
+  auto fp4 = Float4E2M1FNType::get(b.getContext());
+  Value factor = decodeE8M0(b, loc, scale);
+  auto decode = [&](unsigned shift) -> Value {
+    Value value = arith::MulFOp::create(
+        b, loc, decodeNarrowFloat(b, loc, byteBits(b, loc, word, shift), fp4),
+        factor);
+    if (element.isF32())
+      return value;
+    return arith::TruncFOp::create(b, loc, element, value);
+  };
+  return {decode(8 * byteIndex), decode(8 * byteIndex + 4)};
 }
 
 std::unique_ptr<GpuTarget> mla::createGpuTarget(const tilegpu::ChipInfo &chip) {

@@ -92,6 +92,20 @@ public:
   virtual mlir::Value log(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value x) const;
 
+  /// The f32 value of the 8-bit float `format` in byte `byteIndex` (0..3)
+  /// of the i32 `word`, exactly as the format defines it (OCP formats on
+  /// every chip). The default decodes with integer arithmetic.
+  virtual mlir::Value decodeFp8(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value word, unsigned byteIndex,
+                                mlir::FloatType format) const;
+  /// Both fp4 (E2M1) values of byte `byteIndex` of the i32 `word` (element
+  /// 0 in the low nibble) times 2^(e - 127) for the E8M0 code `scale` (i8),
+  /// as `element`.
+  virtual std::pair<mlir::Value, mlir::Value>
+  decodeScaledFp4Pair(mlir::OpBuilder &b, mlir::Location loc, mlir::Value word,
+                      unsigned byteIndex, mlir::Value scale,
+                      mlir::Type element) const;
+
 protected:
   const tilegpu::ChipInfo &info;
 };
