@@ -101,7 +101,9 @@ void mla::addKernelResources(llvm::json::Value &manifest,
       kernel["workgroup_size"] =
           llvm::json::Array{found->maxWorkgroupSize, 1, 1};
     kernel["lds_bytes"] = found->ldsBytes;
-    kernel["registers"] = found->vgprs + found->agprs;
+    // On CDNA3/4 the metadata's VGPR count is already the unified total of
+    // the register file the kernel occupies (VGPRs, alignment, then AGPRs).
+    kernel["registers"] = found->vgprs;
     kernel["spills"] = found->vgprSpills + found->sgprSpills;
     kernel["resources"] = llvm::json::Object{
         {"vgprs", found->vgprs},

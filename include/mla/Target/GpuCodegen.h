@@ -35,6 +35,7 @@ translateGpuKernels(mlir::ModuleOp module, llvm::LLVMContext &context,
 /// What the AMDGPU backend gave one kernel (code object metadata).
 struct KernelResources {
   std::string symbol;
+  /// .vgpr_count: on CDNA3/4 the unified total, AGPRs included.
   int64_t vgprs = 0;
   int64_t agprs = 0;
   int64_t sgprs = 0;
