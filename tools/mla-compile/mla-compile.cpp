@@ -67,8 +67,9 @@ static llvm::cl::opt<std::string> ptxasPath(
 
 static llvm::cl::list<std::string> instanceSets(
     "instances",
-    llvm::cl::desc("The instances of one parameterized kernel, replacing "
-                   "its tile.instances (repeatable)"),
+    llvm::cl::desc("Instances of one parameterized kernel, replacing its "
+                   "tile.instances (repeatable; one kernel named several "
+                   "times gets the union)"),
     llvm::cl::value_desc("KERNEL:PARAM=V1,V2[:PARAM=...]"));
 
 static int fail(const llvm::Twine &message) {

@@ -49,6 +49,21 @@ tile.kernel @not_dict<P: i64>() attributes {tile.instances = [1, 2]} {
 
 // -----
 
+// expected-error @+1 {{'tile.instances' must be a dictionary of value lists, e.g. {H = [16, 32]}, or a non-empty list of them}}
+tile.kernel @empty_list<P: i64>() attributes {tile.instances = []} {
+  tile.return
+}
+
+// -----
+
+// Every product of a list is checked.
+// expected-error @+1 {{'tile.instances' lists parameter 'Q', which kernel @unknown_in_list does not declare}}
+tile.kernel @unknown_in_list<P: i64>() attributes {tile.instances = [{P = [1]}, {Q = [2]}]} {
+  tile.return
+}
+
+// -----
+
 // expected-error @+1 {{'tile.instances' lists parameter 'Q', which kernel @unknown does not declare}}
 tile.kernel @unknown<P: i64>() attributes {tile.instances = {P = [1], Q = [2]}} {
   tile.return

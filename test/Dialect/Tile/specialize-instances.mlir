@@ -33,8 +33,15 @@
 // MISSING: error: 'tile.kernel' op has no value for parameter 'H', which has no default; list it in the instances option
 // RUN: not mla-opt %s -tile-specialize='instances=pair:A' 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // SYNTAX: error: tile-specialize: instances: 'pair:A': expected PARAM=V1,V2 after 'pair:', got 'A'
-// RUN: not mla-opt %s -tile-specialize='instances=pair:A=1;pair:A=2' 2>&1 | FileCheck %s --check-prefix=TWICE
-// TWICE: error: tile-specialize: instances: kernel 'pair' is given twice
+// A kernel named several times gets the union of its sets, each instance
+// once.
+// RUN: mla-opt %s -tile-specialize='instances=pair:A=1,2;pair:A=2:B=z,x' | FileCheck %s --check-prefix=UNION
+// UNION: tile.kernel @pair()
+// UNION-NEXT: tile.return
+// UNION: tile.kernel @pair_a2()
+// UNION-NEXT: tile.return
+// UNION: tile.kernel @pair_a2_z()
+// UNION-NOT: tile.kernel @pair
 // RUN: not mla-opt %s -tile-specialize='instances=pair:A=1,,2' 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: error: tile-specialize: instances: 'pair:A=1,,2': parameter 'A' has an empty value
 // RUN: not mla-opt %s -tile-specialize='instances=pair:A=1:A=2' 2>&1 | FileCheck %s --check-prefix=PARAM-TWICE
@@ -54,5 +61,17 @@ tile.kernel @needs<H: i64>() attributes {tile.instances = {H = [1]}} {
 }
 
 tile.kernel @kept<N: i64 = 1>() attributes {tile.instances = {N = [1, 2]}} {
+  tile.return
+}
+
+// A list of products in tile.instances is their union; N = 2, M = 1 is in
+// both and made once.
+// CHECK-LABEL: tile.kernel @listed()
+// CHECK-SAME: tile.params = {M = 1 : i64, N = 1 : i64}
+// CHECK-LABEL: tile.kernel @listed_n2()
+// CHECK-LABEL: tile.kernel @listed_n2_m3()
+// CHECK-NOT: tile.kernel @listed
+tile.kernel @listed<N: i64 = 1, M: i64 = 1>()
+    attributes {tile.instances = [{N = [1, 2]}, {N = [2], M = [1, 3]}]} {
   tile.return
 }

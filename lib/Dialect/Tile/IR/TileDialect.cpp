@@ -245,34 +245,26 @@ static LogicalResult verifyLaunchAttr(Operation *op, Attribute attr) {
   return success();
 }
 
-/// `tile.instances = {P = [v1, v2], ...}` on a parameterized kernel: values
-/// of the right kind for declared parameters, every parameter without a
-/// default listed.
-static LogicalResult verifyInstancesAttr(Operation *op, Attribute attr) {
-  auto kernel = dyn_cast<KernelOp>(op);
-  if (!kernel || !kernel.getParams())
-    return op->emitError() << "'" << kInstancesAttrName
-                           << "' belongs on a tile.kernel with parameters";
-  auto dict = dyn_cast<DictionaryAttr>(attr);
-  if (!dict)
-    return op->emitError() << "'" << kInstancesAttrName
-                           << "' must be a dictionary of value lists, e.g. "
-                              "{H = [16, 32]}";
+/// One product of `tile.instances`, `{P = [v1, v2], ...}`: values of the
+/// right kind for declared parameters, every parameter without a default
+/// listed.
+static LogicalResult verifyInstancesProduct(KernelOp kernel,
+                                            DictionaryAttr dict) {
   for (NamedAttribute entry : dict) {
     ParamDeclAttr decl = kernel.lookupParam(entry.getName());
     if (!decl)
-      return op->emitError()
+      return kernel.emitError()
              << "'" << kInstancesAttrName << "' lists parameter '"
              << entry.getName().getValue() << "', which kernel @"
              << kernel.getSymName() << " does not declare";
     auto values = dyn_cast<ArrayAttr>(entry.getValue());
     if (!values || values.empty())
-      return op->emitError()
+      return kernel.emitError()
              << "'" << kInstancesAttrName << "' must give parameter '"
              << entry.getName().getValue() << "' a non-empty list of values";
     for (Attribute value : values)
       if (!isParamValue(decl.getKind(), value))
-        return op->emitError()
+        return kernel.emitError()
                << "'" << kInstancesAttrName << "' value " << value
                << " of parameter '" << entry.getName().getValue() << "' is not "
                << (decl.getKind() == ParamKind::i64
@@ -282,11 +274,36 @@ static LogicalResult verifyInstancesAttr(Operation *op, Attribute attr) {
   for (Attribute attr : kernel.getParamsAttr()) {
     auto decl = cast<ParamDeclAttr>(attr);
     if (!decl.getDefaultValue() && !dict.get(decl.getName()))
-      return op->emitError()
+      return kernel.emitError()
              << "kernel @" << kernel.getSymName() << ": '" << kInstancesAttrName
              << "' gives no values for parameter '" << decl.getName().getValue()
              << "', which has no default";
   }
+  return success();
+}
+
+/// `tile.instances` on a parameterized kernel: one product, or a non-empty
+/// list of products whose union is the instance set.
+static LogicalResult verifyInstancesAttr(Operation *op, Attribute attr) {
+  auto kernel = dyn_cast<KernelOp>(op);
+  if (!kernel || !kernel.getParams())
+    return op->emitError() << "'" << kInstancesAttrName
+                           << "' belongs on a tile.kernel with parameters";
+  SmallVector<DictionaryAttr> products;
+  if (auto dict = dyn_cast<DictionaryAttr>(attr))
+    products.push_back(dict);
+  else if (auto list = dyn_cast<ArrayAttr>(attr))
+    for (Attribute entry : list)
+      if (auto dict = dyn_cast<DictionaryAttr>(entry))
+        products.push_back(dict);
+  auto array = dyn_cast<ArrayAttr>(attr);
+  if (products.empty() || (array && products.size() != array.size()))
+    return op->emitError() << "'" << kInstancesAttrName
+                           << "' must be a dictionary of value lists, e.g. "
+                              "{H = [16, 32]}, or a non-empty list of them";
+  for (DictionaryAttr dict : products)
+    if (failed(verifyInstancesProduct(kernel, dict)))
+      return failure();
   return success();
 }
 

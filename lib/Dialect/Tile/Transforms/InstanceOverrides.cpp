@@ -66,12 +66,6 @@ mla::tile::parseInstanceOverrides(StringRef spec,
     InstanceOverride parsed;
     if (failed(parseOverride(text.trim(), parsed, error)))
       return failure();
-    if (llvm::any_of(overrides, [&](const InstanceOverride &other) {
-          return other.kernel == parsed.kernel;
-        })) {
-      error = "kernel '" + parsed.kernel + "' is given twice";
-      return failure();
-    }
     overrides.push_back(std::move(parsed));
   }
   return success();

@@ -413,37 +413,35 @@ convertValues(KernelOp kernel, ParamDeclAttr decl,
   return values;
 }
 
-/// The instances of `kernel`: the cartesian product, in declaration order,
-/// of each parameter's values from `override` if given, else from
-/// `tile.instances`, else its default.
-static FailureOr<SmallVector<Instance>>
-getInstances(KernelOp kernel, const InstanceOverride *override) {
-  auto listed = kernel->getAttrOfType<DictionaryAttr>(kInstancesAttrName);
-  if (override)
-    for (const auto &[name, texts] : override->params)
-      if (!kernel.lookupParam(name))
-        return kernel.emitOpError()
-               << "instances: parameter '" << name
-               << "' is not declared by kernel @" << kernel.getSymName();
+/// The values each parameter takes in one instance set: from a command line
+/// (texts) or from one dictionary of `tile.instances`.
+struct ValueSource {
+  const InstanceOverride *override = nullptr;
+  DictionaryAttr listed;
+};
 
+/// The cartesian product, in declaration order, of each parameter's values
+/// in `source`, its default where `source` has none.
+static FailureOr<SmallVector<Instance>> getProduct(KernelOp kernel,
+                                                   ValueSource source) {
   SmallVector<Instance> instances(1);
   for (Attribute attr : kernel.getParamsAttr()) {
     auto decl = cast<ParamDeclAttr>(attr);
     StringRef name = decl.getName().getValue();
     SmallVector<Attribute> values;
-    if (override) {
-      auto entry = llvm::find_if(override->params, [&](const auto &entry) {
-        return entry.first == name;
+    if (source.override) {
+      auto entry = llvm::find_if(source.override->params, [&](const auto &e) {
+        return e.first == name;
       });
-      if (entry != override->params.end()) {
+      if (entry != source.override->params.end()) {
         FailureOr<SmallVector<Attribute>> converted =
             convertValues(kernel, decl, entry->second);
         if (failed(converted))
           return failure();
         values = std::move(*converted);
       }
-    } else if (listed) {
-      if (auto array = listed.getAs<ArrayAttr>(name))
+    } else if (source.listed) {
+      if (auto array = source.listed.getAs<ArrayAttr>(name))
         llvm::append_range(values, array);
     }
     if (values.empty() && decl.getDefaultValue())
@@ -452,7 +450,8 @@ getInstances(KernelOp kernel, const InstanceOverride *override) {
       return kernel.emitOpError()
              << "has no value for parameter '" << name
              << "', which has no default; list it in "
-             << (override ? "the instances option" : kInstancesAttrName);
+             << (source.override ? "the instances option"
+                                 : kInstancesAttrName);
     SmallVector<Instance> product;
     for (const Instance &partial : instances)
       for (Attribute value : values) {
@@ -460,6 +459,44 @@ getInstances(KernelOp kernel, const InstanceOverride *override) {
         product.back().emplace_back(decl, value);
       }
     instances = std::move(product);
+  }
+  return instances;
+}
+
+/// The instances of `kernel`: the union, in order, of the products of the
+/// sets in `overrides` if any, else of the dictionaries of
+/// `tile.instances` (one, or a list), else its default instance. An
+/// instance in several sets is made once.
+static FailureOr<SmallVector<Instance>>
+getInstances(KernelOp kernel, ArrayRef<const InstanceOverride *> overrides) {
+  for (const InstanceOverride *override : overrides)
+    for (const auto &[name, texts] : override->params)
+      if (!kernel.lookupParam(name))
+        return kernel.emitOpError()
+               << "instances: parameter '" << name
+               << "' is not declared by kernel @" << kernel.getSymName();
+
+  SmallVector<ValueSource> sources;
+  for (const InstanceOverride *override : overrides)
+    sources.push_back({override, {}});
+  if (sources.empty()) {
+    Attribute listed = kernel->getAttr(kInstancesAttrName);
+    if (auto dict = dyn_cast_or_null<DictionaryAttr>(listed))
+      sources.push_back({nullptr, dict});
+    else if (auto list = dyn_cast_or_null<ArrayAttr>(listed))
+      for (Attribute entry : list)
+        sources.push_back({nullptr, cast<DictionaryAttr>(entry)});
+    else
+      sources.push_back({});
+  }
+  SmallVector<Instance> instances;
+  for (ValueSource source : sources) {
+    FailureOr<SmallVector<Instance>> product = getProduct(kernel, source);
+    if (failed(product))
+      return failure();
+    for (Instance &instance : *product)
+      if (!llvm::is_contained(instances, instance))
+        instances.push_back(std::move(instance));
   }
   return instances;
 }
@@ -500,7 +537,7 @@ struct TileSpecializePass
       return signalPassFailure();
     }
     SymbolTable symbols(module);
-    llvm::StringMap<const InstanceOverride *> overrideOf;
+    llvm::StringMap<SmallVector<const InstanceOverride *>> overridesOf;
     for (const InstanceOverride &override : overrides) {
       auto kernel = symbols.lookup<KernelOp>(override.kernel);
       if (!kernel || !kernel.getParams()) {
@@ -510,7 +547,7 @@ struct TileSpecializePass
             << override.kernel << "'";
         return signalPassFailure();
       }
-      overrideOf[override.kernel] = &override;
+      overridesOf[override.kernel].push_back(&override);
     }
     if (failed(checkNoRecursion(module)))
       return signalPassFailure();
@@ -534,7 +571,7 @@ struct TileSpecializePass
         continue;
       }
       failedAny |= failed(specialize(
-          kernel, overrideOf.lookup(kernel.getSymName()), symbols, names));
+          kernel, overridesOf.lookup(kernel.getSymName()), symbols, names));
       kernel.erase();
     }
     for (FuncOp func : llvm::make_early_inc_range(module.getOps<FuncOp>()))
@@ -560,10 +597,11 @@ private:
 
   /// Adds one kernel per instance of `kernel` in front of it.
   static LogicalResult specialize(KernelOp kernel,
-                                  const InstanceOverride *override,
+                                  ArrayRef<const InstanceOverride *> overrides,
                                   SymbolTable &symbols,
                                   llvm::StringSet<> &names) {
-    FailureOr<SmallVector<Instance>> instances = getInstances(kernel, override);
+    FailureOr<SmallVector<Instance>> instances =
+        getInstances(kernel, overrides);
     if (failed(instances))
       return failure();
     bool failedAny = false;

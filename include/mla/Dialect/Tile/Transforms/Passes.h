@@ -21,7 +21,8 @@ struct InstanceOverride {
       params;
 };
 
-/// Parses `spec`, overrides separated by ';', into `overrides`. On failure,
+/// Parses `spec`, overrides separated by ';', into `overrides` (a kernel
+/// given several times has the union of its sets). On failure,
 /// `error` says what is wrong in one line.
 mlir::LogicalResult
 parseInstanceOverrides(llvm::StringRef spec,

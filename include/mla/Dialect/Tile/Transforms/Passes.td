@@ -10,7 +10,8 @@ def TileSpecialize : Pass<"tile-specialize", "::mlir::ModuleOp"> {
   let description = [{
     For each kernel with compile-time parameters and each of its instances
     (the cartesian product of the values in `tile.instances`, defaults for
-    parameters it leaves out), clones the kernel and, in the clone:
+    parameters it leaves out; a list of such dictionaries is the union of
+    their products), clones the kernel and, in the clone:
     inlines every `tile.call`; keeps the region of each `tile.static_switch`
     that matches the instance (deleting the others); replaces `tile.param`
     by `arith.constant`, `#tile.param` by the value, symbolic tile types by
@@ -26,7 +27,9 @@ def TileSpecialize : Pass<"tile-specialize", "::mlir::ModuleOp"> {
     a `str` parameter and `_<lowercase name><value>` for an `i64` one.
 
     `instances` replaces the instance set of the kernels it names:
-    `KERNEL:PARAM=V1,V2[:PARAM=...]`, several separated by `;`.
+    `KERNEL:PARAM=V1,V2[:PARAM=...]`, several separated by `;`; a kernel
+    named several times gets the union of the products. An instance in
+    several sets is made once.
 
     Before:
     ```mlir
