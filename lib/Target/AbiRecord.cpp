@@ -27,7 +27,12 @@ requiredWorkgroupSize(const Function &function) {
     }
     return size;
   }
+  // NVPTX kernels state their block as nvvm.reqntid or, as the GPU
+  // lowering writes it (its lanes are laid out for exactly that block),
+  // nvvm.maxntid.
   Attribute reqntid = function.getFnAttribute("nvvm.reqntid");
+  if (!reqntid.isStringAttribute())
+    reqntid = function.getFnAttribute("nvvm.maxntid");
   if (!reqntid.isStringAttribute())
     return std::nullopt;
   SmallVector<StringRef, 3> extents;
