@@ -6,8 +6,8 @@ with NaN before the checked run. Here the check run writes --out, the
 output is compared with the float64 reference, and only a passing module is
 timed, by a second run with --bench (the median of --iters launches of the
 partial and combine kernels, bracketed by events, after 3 untimed ones).
-mla-run times one input set; it does not rotate copies, so inputs that fit
-in L2 may be served from it (the report marks those shapes).
+mla-run rotates the launches over copies of q and the KV cache (and its
+scales) totalling `rotate_mib` (--rotate-mib), as the peers' timing does.
 """
 
 import os
@@ -84,9 +84,11 @@ class MlaRun:
         out = torch.from_numpy(bits.view("<i2").copy()).view(torch.bfloat16)
         return OursResult(out=out.to(problem.device))
 
-    def bench(self, problem: Problem, iterations: int) -> OursResult:
+    def bench(self, problem: Problem, iterations: int,
+              rotate_mib: int) -> OursResult:
         stdout, error = self._run(problem,
-                                  ["--bench", "--iters", str(iterations)])
+                                  ["--bench", "--iters", str(iterations),
+                                   "--rotate-mib", str(rotate_mib)])
         if error:
             return OursResult(error=error)
         match = _BENCH_LINE.search(stdout)

@@ -311,7 +311,10 @@ def bench_point(ctx, shape, fmt, seed):
                 "config": best.to_json(), "us": t.median_us,
                 "tried": [[repr(c), round(us, 2)] for us, c in tried]}
     if ctx.ours and impls["ours"].get("passed"):
-        result = ctx.ours.bench(prob, args.iters)
+        # As many bytes as the peers rotate over (not fewer than the L2).
+        rotate_mib = (ROTATION_L2_MULTIPLE * ctx.l2_bytes >> 20
+                      if ctx.cuda else 0)
+        result = ctx.ours.bench(prob, args.iters, rotate_mib)
         if result.error:
             impls["ours"].update(passed=False, error=result.error)
         else:
@@ -438,8 +441,8 @@ def main(argv):
         "PyTorch: dequantize to bf16, bmm, float32 softmax, bmm (batched "
         "over sequences). Triton: bench/triton_mla.py, config column = row "
         "block, KV block, warps, stages, splits.",
-        "* inputs fit in L2; ours (mla-run --bench) times one input set, so "
-        "on these rows its KV may come from L2."]
+        "* inputs fit in L2 (every implementation rotates over copies of "
+        "them, ours with mla-run --bench --rotate-mib)."]
     if ctx.triton is None:
         meta["notes"].append("Triton peer not run: %s." % ctx.triton_reason)
     if not ctx.cuda:

@@ -59,6 +59,13 @@
 // SUBSET-EMPTY:
 // RUN: mla-run --target host --module %t.sub.so --kv-dtype fp8 --heads 48 --q-len 3 \
 // RUN:   --kv-lens 1100,0,45 --seed 50 --check | FileCheck %s --check-prefixes=HOST,SPLIT
+//
+// A benchmark cycles through copies of q, the cache and its scale (58180
+// bytes here) until the others between two uses of one pass --rotate-mib.
+// RUN: mla-run --target host --module %t.sub.so --kv-dtype fp8 --heads 48 \
+// RUN:   --kv-lens 5 --seed 51 --bench --iters 2 --rotate-mib 1 \
+// RUN:   | FileCheck %s --check-prefix=ROTATE
+// ROTATE: bench: {{.*}}, inputs in 20 copies
 
 // The types that depend on the KV format: the cache's elements, its scale
 // (fp8: one f32; mxfp4: an E8M0 exponent per 32 values; bf16 has none) and

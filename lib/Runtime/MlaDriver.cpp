@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 namespace mla::runtime {
 
@@ -325,12 +326,14 @@ Status MlaDriver::bindKernel(const KernelInfo &kernel, BoundKernel &bound) {
     return s;
   bound.slots.assign(kernel.args.size(), ArgSlot{nullptr});
   bound.args.assign(kernel.args.size(), nullptr);
+  bound.roles.assign(kernel.args.size(), MlaArg::NumArgs);
   for (size_t i = 0; i < kernel.args.size(); ++i) {
     ArgBinding binding;
     if (Status s = resolveArg(kernel, kernel.args[i], problem.kvDType, binding))
       return s;
     ArgSlot &slot = bound.slots[i];
     bound.args[i] = &slot;
+    bound.roles[i] = binding.role;
     if (binding.role == MlaArg::ScaleStride) {
       slot.i32 = static_cast<int32_t>(problem.scaleStride);
       continue;
@@ -367,8 +370,24 @@ Status MlaDriver::materialize(MlaArg arg) {
   DeviceBuffer &buffer = buffers[static_cast<size_t>(arg)];
   if (buffer.get())
     return Status::success();
+  // Scalars are passed by value.
+  if (arg == MlaArg::ScaleStride || arg == MlaArg::SmScale ||
+      arg == MlaArg::NumArgs)
+    return Status::success();
   const void *source = nullptr;
   size_t bytes = 0;
+  hostData(arg, source, bytes);
+  if (Status s = buffer.allocate(backend, bytes))
+    return s;
+  if (source && bytes)
+    return backend.copyToDevice(buffer.get(), source, bytes);
+  return Status::success();
+}
+
+void MlaDriver::hostData(MlaArg arg, const void *&source,
+                         size_t &bytes) const {
+  source = nullptr;
+  bytes = 0;
   switch (arg) {
   case MlaArg::Q:
     source = problem.q.data();
@@ -417,13 +436,8 @@ Status MlaDriver::materialize(MlaArg arg) {
   case MlaArg::ScaleStride:
   case MlaArg::SmScale:
   case MlaArg::NumArgs:
-    return Status::success();
+    break;
   }
-  if (Status s = buffer.allocate(backend, bytes))
-    return s;
-  if (source && bytes)
-    return backend.copyToDevice(buffer.get(), source, bytes);
-  return Status::success();
 }
 
 Status MlaDriver::poisonOutputs() {
@@ -484,10 +498,53 @@ Status MlaDriver::readOutput(std::vector<uint16_t> &out) {
 }
 
 Status MlaDriver::benchmark(int64_t warmup, int64_t iterations,
-                            double &medianMicroseconds) {
-  return benchmarkLaunches(
-      backend, warmup, iterations, [this] { return launchBoth(); },
+                            size_t rotationBytes, double &medianMicroseconds,
+                            int64_t &copies) {
+  constexpr MlaArg streamed[] = {MlaArg::Q, MlaArg::Kv, MlaArg::KvScale};
+  constexpr size_t numStreamed = std::size(streamed);
+  size_t setBytes = 0;
+  for (MlaArg arg : streamed)
+    setBytes += buffers[static_cast<size_t>(arg)].size();
+  copies = 1;
+  if (rotationBytes > 0 && setBytes > 0)
+    copies = static_cast<int64_t>(std::min<size_t>(
+        kMaxRotationCopies, (rotationBytes + setBytes - 1) / setBytes + 1));
+
+  // Copy 0 is the bound buffers; the others are uploaded from the host.
+  std::vector<std::array<DeviceBuffer, numStreamed>> extra(copies - 1);
+  for (auto &set : extra)
+    for (size_t i = 0; i < numStreamed; ++i) {
+      if (!buffers[static_cast<size_t>(streamed[i])].get())
+        continue;
+      const void *source = nullptr;
+      size_t bytes = 0;
+      hostData(streamed[i], source, bytes);
+      if (Status s = set[i].allocate(backend, bytes))
+        return s;
+      if (source && bytes)
+        if (Status s = backend.copyToDevice(set[i].get(), source, bytes))
+          return s;
+    }
+  auto useCopy = [&](int64_t copy) {
+    for (size_t slot = 0; slot < partial.roles.size(); ++slot)
+      for (size_t i = 0; i < numStreamed; ++i)
+        if (partial.roles[slot] == streamed[i])
+          partial.slots[slot].pointer =
+              copy == 0 ? buffers[static_cast<size_t>(streamed[i])].get()
+                        : extra[copy - 1][i].get();
+  };
+  // Backends take the argument values at launch, so the next launch may
+  // point elsewhere.
+  int64_t next = 0;
+  Status status = benchmarkLaunches(
+      backend, warmup, iterations,
+      [&] {
+        useCopy(next++ % copies);
+        return launchBoth();
+      },
       medianMicroseconds);
+  useCopy(0);
+  return status;
 }
 
 } // namespace mla::runtime

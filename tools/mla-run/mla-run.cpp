@@ -61,6 +61,11 @@ constexpr int64_t kMaxIterations = 1000000;
 
 /// Untimed launches before a benchmark.
 constexpr int64_t kWarmupIterations = 3;
+/// The most --rotate-mib: 64 GiB.
+constexpr int64_t kMaxRotateMib = 65536;
+/// --rotate-mib on a GPU: above the last-level cache of the chips we target
+/// (H200: 60 MiB of L2; MI355X: 256 MiB of Infinity Cache).
+constexpr int64_t kDeviceRotateMib = 512;
 
 } // namespace
 
@@ -121,6 +126,13 @@ static cl::opt<bool> benchFlag("bench",
 static cl::opt<std::string>
     itersFlag("iters", cl::desc("timed launches of --bench (default 20)"),
               cl::value_desc("N"), cl::cat(bothModes));
+static cl::opt<std::string> rotateFlag(
+    "rotate-mib",
+    cl::desc("MLA mode --bench: launches cycle through copies of q and the "
+             "KV cache such that the copies read between two uses of one "
+             "total at least M MiB, so a launch does not find its inputs in "
+             "the cache (default: 512 on hip and cuda, 0 on host and emu)"),
+    cl::value_desc("M"), cl::cat(results));
 static cl::opt<std::string>
     threadsFlag("threads",
                 cl::desc("host threads (default: all hardware threads)"),
@@ -248,6 +260,7 @@ struct Options {
   bool check = false;
   bool bench = false;
   std::optional<int64_t> iters;
+  std::optional<int64_t> rotateMib;
   std::optional<int64_t> threads;
   std::optional<float> smScale;
   PlanMode plan = PlanMode::Reproducible;
@@ -442,6 +455,8 @@ static Status parseArguments(int argc, char **argv, Options &options) {
     return s;
   if (Status s = integer(itersFlag, 1, options.iters, kMaxIterations))
     return s;
+  if (Status s = integer(rotateFlag, 0, options.rotateMib, kMaxRotateMib))
+    return s;
   if (Status s = integer(threadsFlag, 1, options.threads, kMaxThreads))
     return s;
   if (Status s = value(smScaleFlag, text))
@@ -551,6 +566,8 @@ static Status validateOptions(const Options &options) {
   }
   if (options.iters && !options.bench)
     return Status::failure("--iters", "only meaningful with --bench");
+  if (options.rotateMib && !options.bench)
+    return Status::failure("--rotate-mib", "only meaningful with --bench");
   if (!options.out.empty()) {
     size_t slash = options.out.rfind('/');
     std::string directory =
@@ -697,14 +714,21 @@ static Status runTool(const Options &options, bool &checkFailed) {
   if (options.bench) {
     double median = 0;
     int64_t iterations = options.iters.value_or(20);
-    if (Status s = driver.benchmark(kWarmupIterations, iterations, median))
+    bool device = options.target == "hip" || options.target == "cuda";
+    int64_t rotateMib =
+        options.rotateMib.value_or(device ? kDeviceRotateMib : 0);
+    int64_t copies = 1;
+    if (Status s = driver.benchmark(kWarmupIterations, iterations,
+                                    static_cast<size_t>(rotateMib) << 20,
+                                    median, copies))
       return s;
     int64_t bytes = problem.essentialBytes();
     std::printf("bench: %.1f us median of %lld, %.3g GB/s effective (%lld "
-                "bytes), %s plan\n",
+                "bytes), %s plan, inputs in %lld cop%s\n",
                 median, static_cast<long long>(iterations),
                 median > 0 ? bytes / (median * 1e3) : 0.0,
-                static_cast<long long>(bytes), planModeName(plan.mode));
+                static_cast<long long>(bytes), planModeName(plan.mode),
+                static_cast<long long>(copies), copies == 1 ? "y" : "ies");
     std::fflush(stdout);
   }
 

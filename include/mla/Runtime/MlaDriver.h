@@ -41,6 +41,9 @@ enum class MlaArg {
   NumArgs
 };
 
+/// The most copies of the inputs a benchmark cycles through.
+constexpr int64_t kMaxRotationCopies = 512;
+
 /// The split cap of a partial kernel whose launch has no max_splits.
 constexpr int64_t kDefaultMaxSplits = 16;
 
@@ -91,9 +94,14 @@ public:
   /// Copies the output back: [totalQ, heads, 512] bf16 bits.
   Status readOutput(std::vector<uint16_t> &out);
   /// Runs `warmup` untimed launches, then times `iterations` launches one
-  /// by one with device events; returns their median.
-  Status benchmark(int64_t warmup, int64_t iterations,
-                   double &medianMicroseconds);
+  /// by one with device events; returns their median. The launches cycle
+  /// through copies of the inputs they stream (q, the KV cache and its
+  /// scales) such that the other copies a launch reads before its own comes
+  /// round again total at least `rotationBytes`, so that no launch finds its
+  /// inputs in a cache as large (at most kMaxRotationCopies); `copies` is
+  /// how many there were.
+  Status benchmark(int64_t warmup, int64_t iterations, size_t rotationBytes,
+                   double &medianMicroseconds, int64_t &copies);
 
 private:
   /// The storage of one argument value; args[i] points at slots[i].
@@ -109,6 +117,8 @@ private:
     std::array<int64_t, 3> grid = {0, 0, 0};
     std::vector<ArgSlot> slots;
     std::vector<void *> args;
+    /// What each argument is.
+    std::vector<MlaArg> roles;
   };
 
   Status bindKernel(const KernelInfo &kernel, BoundKernel &bound);
@@ -116,6 +126,9 @@ private:
   /// Allocates and fills the buffer of pointer argument `arg` the first
   /// time a kernel takes it.
   Status materialize(MlaArg arg);
+  /// The bytes of the buffer of `arg` and, for an input, the host data it
+  /// starts as (null for outputs).
+  void hostData(MlaArg arg, const void *&source, size_t &bytes) const;
   /// Fills out, part_out and part_lse with NaN bits.
   Status poisonOutputs();
   Status launchBoth();
