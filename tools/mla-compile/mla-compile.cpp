@@ -39,17 +39,22 @@ namespace {
 enum class Emit { MLIR, LLVM, Asm, Obj, Bin };
 } // namespace
 
+// --help lists these; LLVM's and MLIR's own options stay accepted.
+static llvm::cl::OptionCategory compileOptions("mla-compile options");
+
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input .mlir>"),
-                                            llvm::cl::Required);
+                                            llvm::cl::Required,
+                                            llvm::cl::cat(compileOptions));
 static llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output file"),
                                              llvm::cl::value_desc("path"),
-                                             llvm::cl::Required);
+                                             llvm::cl::Required,
+                                             llvm::cl::cat(compileOptions));
 static llvm::cl::opt<std::string>
     targetName("target",
                llvm::cl::desc("host, gfx950, gfx942, sm_90, gfx950-emu or "
                               "gfx942-emu"),
-               llvm::cl::Required);
+               llvm::cl::Required, llvm::cl::cat(compileOptions));
 static llvm::cl::opt<Emit>
     emit("emit", llvm::cl::desc("Stage to stop at"), llvm::cl::init(Emit::Bin),
          llvm::cl::values(
@@ -57,20 +62,22 @@ static llvm::cl::opt<Emit>
              clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
              clEnumValN(Emit::Asm, "asm", "target assembly"),
              clEnumValN(Emit::Obj, "obj", "relocatable object"),
-             clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest")));
+             clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest")),
+         llvm::cl::cat(compileOptions));
 static llvm::cl::opt<std::string> ptxasPath(
     "ptxas",
     llvm::cl::desc("ptxas that assembles sm_90 PTX into a cubin (default: "
                    "ptxas on PATH, else in /usr/local/cuda/bin; 'none': PTX "
                    "only)"),
-    llvm::cl::value_desc("path"));
+    llvm::cl::value_desc("path"), llvm::cl::cat(compileOptions));
 
 static llvm::cl::list<std::string> instanceSets(
     "instances",
     llvm::cl::desc("Instances of one parameterized kernel, replacing its "
                    "tile.instances (repeatable; one kernel named several "
                    "times gets the union)"),
-    llvm::cl::value_desc("KERNEL:PARAM=V1,V2[:PARAM=...]"));
+    llvm::cl::value_desc("KERNEL:PARAM=V1,V2[:PARAM=...]"),
+    llvm::cl::cat(compileOptions));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "mla-compile: error: " << message << "\n";
@@ -114,6 +121,7 @@ static int writeBinary(const TargetInfo &target, llvm::TargetMachine &machine,
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerAllPasses();
+  llvm::cl::HideUnrelatedOptions(compileOptions);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "Compile tile programs to loadable binaries\n");
 
