@@ -26,6 +26,9 @@ config.substitutions.append(("%amdref", '"%s" %s' % (
 # Random inputs and float64 checks for the examples.
 config.substitutions.append(("%npytool", '"%s" %s' % (
     sys.executable, os.path.join(config.mla_src_root, "utils", "npytool.py"))))
+# The resource table of AMDGPU code objects.
+config.substitutions.append(("%resources", '"%s" %s' % (
+    sys.executable, os.path.join(config.mla_src_root, "utils", "resources.py"))))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.use_default_substitutions()

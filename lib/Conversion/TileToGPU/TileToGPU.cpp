@@ -46,7 +46,9 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
   });
   int64_t ldsBytes = assignLdsOffsets(kernel, scratch);
   if (ldsBytes > state.target.chip().ldsBytes) {
-    kernel.emitOpError() << "needs " << ldsBytes << " bytes of LDS; "
+    // An instance shares its generic kernel's location: name it.
+    kernel.emitOpError() << "@" << kernel.getSymName() << " needs "
+                         << ldsBytes << " bytes of LDS; "
                          << state.target.chip().name << " has "
                          << state.target.chip().ldsBytes;
     return {};
