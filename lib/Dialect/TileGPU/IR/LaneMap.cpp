@@ -15,10 +15,25 @@ using namespace mla::tilegpu;
 LaneMap::LaneMap(llvm::ArrayRef<int64_t> shape,
                  llvm::ArrayRef<LaneFactor> factors)
     : shape(shape) {
-  // A digit of one value moves nothing.
-  for (const LaneFactor &f : factors)
-    if (f.size != 1)
-      this->factors.push_back(f);
+  // A digit of one value moves nothing. A lane or warp replica digit next
+  // to another (in that dimension's order) merges with it, so that a
+  // placement reached by slicing has the map of the same placement built
+  // directly. Register digits keep their structure: the matrix-core
+  // lowering reads instruction repeats off them.
+  for (const LaneFactor &f : factors) {
+    if (f.size == 1)
+      continue;
+    if (f.hw != HwDim::Register && f.isReplicated()) {
+      auto previous =
+          llvm::find_if(llvm::reverse(this->factors),
+                        [&](const LaneFactor &p) { return p.hw == f.hw; });
+      if (previous != this->factors.rend() && previous->isReplicated()) {
+        previous->size *= f.size;
+        continue;
+      }
+    }
+    this->factors.push_back(f);
+  }
 }
 
 int64_t LaneMap::count(HwDim hw) const {
