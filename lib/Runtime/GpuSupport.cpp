@@ -36,8 +36,15 @@ Status readBinaryFile(const std::string &path, std::vector<char> &bytes) {
   std::vector<char> contents;
   char buffer[65536];
   size_t got;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), file)) > 0)
+  while ((got = std::fread(buffer, 1, sizeof(buffer), file)) > 0) {
+    if (contents.size() + got > kMaxModuleBytes) {
+      std::fclose(file);
+      return Status::failure(
+          path, formatString("larger than %zu MiB; not a module",
+                             kMaxModuleBytes >> 20));
+    }
     contents.insert(contents.end(), buffer, buffer + got);
+  }
   bool readError = std::ferror(file);
   std::fclose(file);
   if (readError)

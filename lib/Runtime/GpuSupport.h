@@ -45,7 +45,12 @@ private:
   std::string openedName;
 };
 
-/// Reads the whole file at `path`; errors name the file.
+/// The largest code object readBinaryFile reads (a module of many kernels
+/// is a few MiB).
+constexpr size_t kMaxModuleBytes = size_t(1) << 30;
+
+/// Reads the whole file at `path`, at most kMaxModuleBytes; errors name the
+/// file.
 Status readBinaryFile(const std::string &path, std::vector<char> &bytes);
 
 } // namespace mla::runtime

@@ -133,9 +133,6 @@ int main(int argc, char **argv) {
     return fail("--target: unknown target '" + targetName +
                 "'; expected one of " + known);
   }
-  if (!target->hasLowering)
-    return fail("--target: target '" + targetName +
-                "' has no lowering yet; use --target=host");
   if (emit == Emit::Bin && outputFile == "-")
     return fail("-o: a binary and its manifest need a file name, not '-'");
   for (const std::string &set : instanceSets) {

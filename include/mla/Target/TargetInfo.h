@@ -22,8 +22,6 @@ struct TargetInfo {
   llvm::StringRef triple;
   llvm::StringRef cpu;
   llvm::StringRef features;
-  /// Whether mla-compile has a lowering for this target yet.
-  bool hasLowering;
   /// An emulation target (gfx950-emu, gfx942-emu) lowers as its chip
   /// (`cpu`) does; its binary is that LLVM IR module retargeted to the host
   /// (docs/emulation.md).
