@@ -18,9 +18,11 @@
 using namespace mlir;
 
 void mla::addSpecializePass(OpPassManager &pm,
-                            ArrayRef<std::string> instanceSets) {
+                            ArrayRef<std::string> instanceSets,
+                            StringRef target) {
   tile::TileSpecializeOptions options;
   options.instances = llvm::join(instanceSets, ";");
+  options.target = target.str();
   pm.addPass(tile::createTileSpecialize(options));
 }
 

@@ -174,7 +174,9 @@ int main(int argc, char **argv) {
 
   // The manifest lists the instances, so specialize first.
   PassManager specialize(&context);
-  addSpecializePass(specialize, instanceSets);
+  // An emulated chip gets the chip's instances.
+  addSpecializePass(specialize, instanceSets,
+                    target->emulated ? target->cpu : target->name);
   if (failed(specialize.run(*module)))
     return 1;
 

@@ -14,9 +14,11 @@
 namespace mla {
 
 /// Adds tile-specialize; `instanceSets` (each `KERNEL:PARAM=V1,V2[:...]`)
-/// replace the instance sets of the kernels they name.
+/// replace the instance sets of the kernels they name, and `target` picks
+/// the kernels' tile.target_instances entries.
 void addSpecializePass(mlir::OpPassManager &pm,
-                       llvm::ArrayRef<std::string> instanceSets = {});
+                       llvm::ArrayRef<std::string> instanceSets = {},
+                       llvm::StringRef target = "");
 
 /// Specialize parameterized kernels, canonicalize, decompose high-level tile
 /// ops into primitives, clean up.

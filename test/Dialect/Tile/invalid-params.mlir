@@ -450,3 +450,19 @@ tile.kernel @resolve_no_value<B: str>(%y: !tile.ptr<!tile.switch<B, {b = f32}>>)
   %r = tile.resolve %w : !tile.switch<B, {b = f32}> -> i32
   tile.return
 }
+
+// -----
+
+// expected-error @+1 {{'tile.target_instances' must be a dictionary from target names to instance sets, e.g. {gfx942 = {H = [16]}}}}
+tile.kernel @no_targets<P: i64 = 1>() attributes {tile.target_instances = {}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+2 {{'tile.instances' lists parameter 'Q', which kernel @bad_target_set does not declare}}
+// expected-error @+1 {{in 'tile.target_instances' of target 'gfx942'}}
+tile.kernel @bad_target_set<P: i64 = 1>() attributes {tile.target_instances = {gfx942 = {Q = [2]}}} {
+  tile.return
+}
+

@@ -75,3 +75,23 @@ tile.kernel @listed<N: i64 = 1, M: i64 = 1>()
     attributes {tile.instances = [{N = [1, 2]}, {N = [2], M = [1, 3]}]} {
   tile.return
 }
+
+// A target's entry in tile.target_instances replaces tile.instances for
+// that target; other targets, and the instances option, are unaffected.
+// RUN: mla-opt %s -tile-specialize='target=gfx942' | FileCheck %s --check-prefix=TARGET
+// RUN: mla-opt %s -tile-specialize='target=gfx942 instances=per_target:N=5' \
+// RUN:   | FileCheck %s --check-prefix=TARGET-OVERRIDE
+// TARGET-LABEL: tile.kernel @per_target_n3()
+// TARGET-NEXT: tile.return
+// TARGET-NOT: tile.kernel @per_target
+// TARGET-OVERRIDE: tile.kernel @per_target_n5()
+// TARGET-OVERRIDE-NOT: tile.kernel @per_target
+// CHECK-LABEL: tile.kernel @per_target()
+// CHECK-LABEL: tile.kernel @per_target_n2()
+// CHECK-NOT: tile.kernel @per_target
+tile.kernel @per_target<N: i64 = 1>()
+    attributes {tile.instances = {N = [1, 2]},
+                tile.target_instances = {gfx942 = [{N = [3]}], sm_90 = {N = [4]}}} {
+  tile.return
+}
+

@@ -307,6 +307,22 @@ static LogicalResult verifyInstancesAttr(Operation *op, Attribute attr) {
   return success();
 }
 
+/// `tile.target_instances = {TARGET = <tile.instances>, ...}`.
+static LogicalResult verifyTargetInstancesAttr(Operation *op,
+                                               Attribute attr) {
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  if (!dict || dict.empty())
+    return op->emitError() << "'" << kTargetInstancesAttrName
+                           << "' must be a dictionary from target names to "
+                              "instance sets, e.g. {gfx942 = {H = [16]}}";
+  for (NamedAttribute entry : dict)
+    if (failed(verifyInstancesAttr(op, entry.getValue())))
+      return op->emitError() << "in '" << kTargetInstancesAttrName
+                             << "' of target '" << entry.getName().getValue()
+                             << "'";
+  return success();
+}
+
 /// `tile.params`, the values an instance was specialized with.
 static LogicalResult verifyParamsAttr(Operation *op, Attribute attr) {
   auto dict = dyn_cast<DictionaryAttr>(attr);
@@ -327,6 +343,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return verifyLaunchAttr(op, attr.getValue());
   if (attr.getName() == kInstancesAttrName)
     return verifyInstancesAttr(op, attr.getValue());
+  if (attr.getName() == kTargetInstancesAttrName)
+    return verifyTargetInstancesAttr(op, attr.getValue());
   if (attr.getName() == kParamsAttrName)
     return verifyParamsAttr(op, attr.getValue());
   return op->emitError() << "unknown tile dialect attribute '"

@@ -375,6 +375,7 @@ private:
       values.emplace_back(decl.getName(), value);
     kernel.removeParamsAttr();
     kernel->removeAttr(kInstancesAttrName);
+    kernel->removeAttr(kTargetInstancesAttrName);
     kernel->setAttr(kParamsAttrName, DictionaryAttr::get(context, values));
   }
 
@@ -464,11 +465,12 @@ static FailureOr<SmallVector<Instance>> getProduct(KernelOp kernel,
 }
 
 /// The instances of `kernel`: the union, in order, of the products of the
-/// sets in `overrides` if any, else of the dictionaries of
-/// `tile.instances` (one, or a list), else its default instance. An
-/// instance in several sets is made once.
+/// sets in `overrides` if any, else of the dictionaries of `target`'s entry
+/// in `tile.target_instances` or else of `tile.instances` (one, or a list),
+/// else its default instance. An instance in several sets is made once.
 static FailureOr<SmallVector<Instance>>
-getInstances(KernelOp kernel, ArrayRef<const InstanceOverride *> overrides) {
+getInstances(KernelOp kernel, ArrayRef<const InstanceOverride *> overrides,
+             StringRef target) {
   for (const InstanceOverride *override : overrides)
     for (const auto &[name, texts] : override->params)
       if (!kernel.lookupParam(name))
@@ -481,6 +483,10 @@ getInstances(KernelOp kernel, ArrayRef<const InstanceOverride *> overrides) {
     sources.push_back({override, {}});
   if (sources.empty()) {
     Attribute listed = kernel->getAttr(kInstancesAttrName);
+    if (auto perTarget =
+            kernel->getAttrOfType<DictionaryAttr>(kTargetInstancesAttrName))
+      if (Attribute forTarget = perTarget.get(target))
+        listed = forTarget;
     if (auto dict = dyn_cast_or_null<DictionaryAttr>(listed))
       sources.push_back({nullptr, dict});
     else if (auto list = dyn_cast_or_null<ArrayAttr>(listed))
@@ -570,8 +576,9 @@ struct TileSpecializePass
         failedAny |= failed(specializeOrdinary(kernel, symbols));
         continue;
       }
-      failedAny |= failed(specialize(
-          kernel, overridesOf.lookup(kernel.getSymName()), symbols, names));
+      failedAny |= failed(specialize(kernel,
+                                     overridesOf.lookup(kernel.getSymName()),
+                                     target, symbols, names));
       kernel.erase();
     }
     for (FuncOp func : llvm::make_early_inc_range(module.getOps<FuncOp>()))
@@ -598,10 +605,10 @@ private:
   /// Adds one kernel per instance of `kernel` in front of it.
   static LogicalResult specialize(KernelOp kernel,
                                   ArrayRef<const InstanceOverride *> overrides,
-                                  SymbolTable &symbols,
+                                  StringRef target, SymbolTable &symbols,
                                   llvm::StringSet<> &names) {
     FailureOr<SmallVector<Instance>> instances =
-        getInstances(kernel, overrides);
+        getInstances(kernel, overrides, target);
     if (failed(instances))
       return failure();
     bool failedAny = false;

@@ -114,6 +114,11 @@ constexpr llvm::StringLiteral kLaunchAttrName = "tile.launch";
 /// its instances.
 constexpr llvm::StringLiteral kInstancesAttrName = "tile.instances";
 
+/// Name of the attribute of a parameterized kernel that replaces its
+/// instances on some targets: `{gfx942 = <instances>, ...}`.
+constexpr llvm::StringLiteral kTargetInstancesAttrName =
+    "tile.target_instances";
+
 /// Name of the attribute of a specialized kernel that records its
 /// parameter values.
 constexpr llvm::StringLiteral kParamsAttrName = "tile.params";

@@ -26,6 +26,10 @@ def TileSpecialize : Pass<"tile-specialize", "::mlir::ModuleOp"> {
     in declaration order whose value is not its default, by `_<value>` for
     a `str` parameter and `_<lowercase name><value>` for an `i64` one.
 
+    `target` names the target compiled for (host, gfx950, gfx942, sm_90):
+    a kernel's `tile.target_instances` entry for it, when there is one,
+    replaces its `tile.instances` (a target's tile sizes).
+
     `instances` replaces the instance set of the kernels it names:
     `KERNEL:PARAM=V1,V2[:PARAM=...]`, several separated by `;`; a kernel
     named several times gets the union of the products. An instance in
@@ -53,7 +57,9 @@ def TileSpecialize : Pass<"tile-specialize", "::mlir::ModuleOp"> {
   let options = [
     Option<"instances", "instances", "std::string", /*default=*/"",
            "Instance sets replacing those of the named kernels: "
-           "KERNEL:PARAM=V1,V2[:PARAM=...][;KERNEL:...]">
+           "KERNEL:PARAM=V1,V2[:PARAM=...][;KERNEL:...]">,
+    Option<"target", "target", "std::string", /*default=*/"",
+           "The target whose tile.target_instances entry applies">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mla::tile::TileDialect"];
