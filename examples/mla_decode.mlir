@@ -24,10 +24,13 @@
 // are compile-time parameters; the launch keys kv_tile, block_rows and
 // waves announce an instance's sizes to the runtime and the GPU lowering.
 // The program provides every KV format for every head count mla-run
-// accepts, with the default sizes; targets with less on-chip memory get
-// their own (tile.target_instances): gfx942's 64 KiB of LDS and sm_90's
-// 48 KiB of static shared memory take 32-key tiles, which gfx942 runs with
-// 8 waves and sm_90 in 16-row blocks.
+// accepts, with the default sizes; each GPU target gets its own
+// (tile.target_instances). The AMD chips run 8 waves, so that a wave's
+// share of the 64-row accumulator and of Q leaves the partial kernel within
+// 256 registers (two waves per SIMD); MXFP4 takes 32-key tiles on gfx950
+// and 16-key tiles on gfx942 (decoded in software there), and gfx942's
+// 64 KiB of LDS takes 32-key bf16 and fp8 tiles. sm_90's 48 KiB of static
+// shared memory takes 16-row blocks of 32-key tiles.
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s --check-prefix=ROUNDTRIP \
 // RUN:   --implicit-check-not=tensor.extract_slice
@@ -63,11 +66,15 @@
 // RUN: mla-run --target host --module %t.sub.so --kv-dtype fp8 --heads 48 --q-len 3 \
 // RUN:   --kv-lens 1100,0,45 --seed 50 --check | FileCheck %s --check-prefixes=HOST,SPLIT
 //
-// Compiled for gfx942, the bf16 instances are gfx942's.
+// Compiled for a GPU, the instances are that chip's.
+// RUN: mla-opt %s --tile-specialize=target=gfx950 | FileCheck %s --check-prefix=GFX950
+// GFX950-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_waves8(
+// GFX950: tile.kernel @mla_partial_fp8_h16_waves8(
+// GFX950: tile.kernel @mla_partial_mxfp4_h128_block_n32_waves8(
 // RUN: mla-opt %s --tile-specialize=target=gfx942 | FileCheck %s --check-prefix=GFX942
 // GFX942-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_block_n32_waves8(
-// GFX942: tile.kernel @mla_partial_fp8_h16(
-// GFX942: tile.kernel @mla_partial_mxfp4_h128(
+// GFX942: tile.kernel @mla_partial_fp8_h16_block_n32_waves8(
+// GFX942: tile.kernel @mla_partial_mxfp4_h128_block_n16_waves8(
 // RUN: mla-opt %s --tile-specialize=target=sm_90 | FileCheck %s --check-prefix=SM90
 // SM90: tile.kernel @mla_partial_bf16_h16_block_m16_block_n32(
 // SM90: tile.kernel @mla_partial_mxfp4_h128_block_m16_block_n32(
@@ -136,9 +143,14 @@ tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
     attributes {tile.instances = {KV = ["bf16", "fp8", "mxfp4"],
                                   H = [16, 32, 48, 64, 80, 96, 112, 128]},
                 tile.target_instances = {
-                  gfx942 = [{KV = ["bf16"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                  gfx950 = [{KV = ["bf16", "fp8"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                             WAVES = [8]},
+                            {KV = ["mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                             BLOCK_N = [32], WAVES = [8]}],
+                  gfx942 = [{KV = ["bf16", "fp8"], H = [16, 32, 48, 64, 80, 96, 112, 128],
                              BLOCK_N = [32], WAVES = [8]},
-                            {KV = ["fp8", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128]}],
+                            {KV = ["mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                             BLOCK_N = [16], WAVES = [8]}],
                   sm_90 = {KV = ["bf16", "fp8", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
                            BLOCK_M = [16], BLOCK_N = [32]}},
                 tile.launch = {role = "mla.partial", kv_dtype = #tile.param<"KV">,

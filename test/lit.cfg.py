@@ -29,6 +29,10 @@ config.substitutions.append(("%npytool", '"%s" %s' % (
 # The resource table of AMDGPU code objects.
 config.substitutions.append(("%resources", '"%s" %s' % (
     sys.executable, os.path.join(config.mla_src_root, "utils", "resources.py"))))
+# The instruction mix of their inner loops.
+config.substitutions.append(("%loop_mix", '"%s" %s --objdump "%s"' % (
+    sys.executable, os.path.join(config.mla_src_root, "utils", "loop_mix.py"),
+    os.path.join(config.llvm_tools_dir, "llvm-objdump"))))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.use_default_substitutions()

@@ -10,6 +10,7 @@
 #include "GpuLowering.h"
 #include "mla/Conversion/Utils/FloatDecode.h"
 #include "llvm/ADT/DenseMap.h"
+#include "mlir/IR/Matchers.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 
 using namespace mlir;
@@ -75,11 +76,19 @@ struct DequantFp8Lowering : OpConversionPattern<tile::DequantFp8Op> {
     VectorType vecType = registerType(type);
     ByteRegisters input(rewriter, loc, adaptor.getInput());
     SmallVector<Value> elements;
+    // Unscaled, every fp8 value is a bf16 value: no rounding to do.
+    Type element = type.getElementType();
+    bool unscaled = matchPattern(adaptor.getScale(), m_OneFloat());
     for (int64_t r = 0; r < vecType.getNumElements(); ++r) {
       auto [word, byte] = input.byteOf(rewriter, loc, r);
       Value value = state.target.decodeFp8(rewriter, loc, word, byte, format);
-      value = arith::MulFOp::create(rewriter, loc, value, adaptor.getScale());
-      elements.push_back(fromF32(rewriter, loc, value, type.getElementType()));
+      if (unscaled && element.isBF16()) {
+        elements.push_back(exactF32ToBF16(rewriter, loc, value));
+        continue;
+      }
+      if (!unscaled)
+        value = arith::MulFOp::create(rewriter, loc, value, adaptor.getScale());
+      elements.push_back(fromF32(rewriter, loc, value, element));
     }
     rewriter.replaceOp(op, makeRegisters(rewriter, loc, vecType, elements));
     return success();

@@ -50,19 +50,42 @@ Value GpuTarget::decodeFp8(OpBuilder &b, Location loc, Value word,
                            format);
 }
 
+/// The E2M1 value in the low four bits of the i32 `code`, as f32. Its
+/// exponent and mantissa fields placed at the top of the f32's (code << 22)
+/// read as the value times 2^-126, subnormal codes included, so one exact
+/// multiplication finishes the decoding. Kernels keep f32 denormals.
+static Value e2m1ToF32(OpBuilder &b, Location loc, Value code) {
+  auto c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  };
+  Value shifted = arith::ShLIOp::create(b, loc, code, c(22));
+  Value magnitude = arith::AndIOp::create(b, loc, shifted, c(0x7 << 22));
+  Value sign = arith::AndIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, code, c(28)), c(0x80000000));
+  Value scaled = arith::BitcastOp::create(
+      b, loc, b.getF32Type(), arith::OrIOp::create(b, loc, magnitude, sign));
+  Value twoTo126 = arith::ConstantFloatOp::create(
+      b, loc, b.getF32Type(), llvm::APFloat(std::ldexp(1.0f, 126)));
+  return arith::MulFOp::create(b, loc, scaled, twoTo126);
+}
+
 std::pair<Value, Value>
 GpuTarget::decodeScaledFp4Pair(OpBuilder &b, Location loc, Value word,
                                unsigned byteIndex, Value scale,
                                Type element) const {
-  auto fp4 = Float4E2M1FNType::get(b.getContext());
   Value factor = decodeE8M0(b, loc, scale);
   auto decode = [&](unsigned shift) -> Value {
-    Value value = arith::MulFOp::create(
-        b, loc, decodeNarrowFloat(b, loc, byteBits(b, loc, word, shift), fp4),
-        factor);
+    Value code = arith::ShRUIOp::create(
+        b, loc, word, arith::ConstantIntOp::create(b, loc, shift, 32));
+    Value value =
+        arith::MulFOp::create(b, loc, e2m1ToF32(b, loc, code), factor);
     if (element.isF32())
       return value;
-    return arith::TruncFOp::create(b, loc, element, value);
+    if (!element.isBF16())
+      return arith::TruncFOp::create(b, loc, element, value);
+    // Two significant bits times a power of two from 2^-127 on: every
+    // product is a bf16 value (or infinity, or NaN from the NaN scale).
+    return exactF32ToBF16(b, loc, value);
   };
   return {decode(8 * byteIndex), decode(8 * byteIndex + 4)};
 }

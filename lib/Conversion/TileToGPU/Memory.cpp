@@ -7,8 +7,8 @@
 // 16 bytes) where the target takes a vector at that address. The target
 // makes the access safe: AMD buffer instructions are bounded by the view's
 // extent in bytes (out-of-range loads read zero and stores are dropped),
-// NVIDIA branches around invalid accesses; per-element selects apply the
-// inner bounds, the mask and the padding value.
+// NVIDIA branches around invalid accesses; either way an invalid element
+// reads as zero, and a select applies any other padding value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -311,10 +311,11 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
       maskRegs = maskRegisters(access.map, access.maskMap);
 
     Type stored = memoryType(access.element);
+    // Invalid elements read as zero bits: only another padding value
+    // needs a select.
     Value pad = adaptor.getPad().empty() ? Value() : adaptor.getPad().front();
-    if (!pad)
-      pad = arith::ConstantOp::create(
-          rewriter, loc, rewriter.getZeroAttr(tile.getElementType()));
+    if (pad && (matchPattern(pad, m_Zero()) || matchPattern(pad, m_PosZeroFloat())))
+      pad = Value();
 
     SmallVector<Value> elements(access.map.numRegisters());
     for (int64_t r = 0; r < access.map.numRegisters(); r += access.run) {
@@ -326,7 +327,8 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
             access.run == 1 ? loaded : getRegister(rewriter, loc, loaded, i),
             tile.getElementType());
         elements[r + i] =
-            arith::SelectOp::create(rewriter, loc, valid[i], element, pad);
+            pad ? arith::SelectOp::create(rewriter, loc, valid[i], element, pad)
+                : element;
       }
     }
     rewriter.replaceOp(op, makeRegisters(rewriter, loc, registerType(tile),

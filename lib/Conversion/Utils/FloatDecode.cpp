@@ -138,3 +138,10 @@ Value mla::decodeE8M0(OpBuilder &b, Location loc, Value bits) {
   return k.select(k.eq(e, 0xFF), k.f(std::numeric_limits<double>::quiet_NaN()),
                   k.toF32(pow2));
 }
+
+Value mla::exactF32ToBF16(OpBuilder &b, Location loc, Value value) {
+  Bits k{b, loc};
+  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), value);
+  Value high = arith::TruncIOp::create(b, loc, b.getI16Type(), k.shr(bits, 16));
+  return arith::BitcastOp::create(b, loc, b.getBF16Type(), high);
+}

@@ -59,9 +59,9 @@ public:
   virtual mlir::Value globalResource(mlir::OpBuilder &b, mlir::Location loc,
                                      mlir::Value base,
                                      mlir::Value numBytes) const = 0;
-  /// Loads `type` at `byteOffset` (i32) of `resource`; `valid` (i1) false
-  /// means the lowering will discard the value, and the access must then
-  /// not fault.
+  /// Loads `type` at `byteOffset` (i32) of `resource`. Where `valid` (i1)
+  /// is false the access must not fault and reads zero bits (tile loads
+  /// rely on it for their default padding).
   virtual mlir::Value loadGlobal(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Type type, mlir::Value resource,
                                  mlir::Value byteOffset, mlir::Value valid,

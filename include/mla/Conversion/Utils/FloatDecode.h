@@ -26,6 +26,12 @@ mlir::Value decodeNarrowFloat(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value decodeE8M0(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value bits);
 
+/// `value` (f32) as bf16 when it is known to be a bf16 value (every fp8
+/// value is, and so is an E2M1 value times an E8M0 scale): the top half of
+/// its bits, with no rounding to do.
+mlir::Value exactF32ToBF16(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value value);
+
 /// Whether `decodeNarrowFloat` handles `type`.
 bool isDecodableNarrowFloat(mlir::Type type);
 

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""The instruction mix of each kernel's inner loop in an AMDGPU code object.
+
+    utils/loop_mix.py OUT.hsaco [--mcpu gfx950] [--objdump PATH]
+
+Disassembles the code object with llvm-objdump and, per kernel, counts the
+instructions of its inner loop (the longest range from a backward branch's
+target to the branch that holds no other such range: the KV loop of the
+partial kernels) by family: matrix-core, narrow-format
+conversions, exp, LDS reads by width, LDS writes, other LDS, global memory,
+barriers, waits, other vector and scalar instructions. The chip is read
+from the code object unless --mcpu names it.
+"""
+
+import argparse
+import collections
+import re
+import shutil
+import subprocess
+import sys
+
+FAMILIES = [
+    ("mfma", r"v_mfma_"),
+    ("cvt", r"v_cvt_\w*(fp8|bf8|fp4|scale)"),
+    ("exp", r"v_exp_"),
+    ("ds_read", r"ds_read|ds_load"),
+    ("ds_write", r"ds_write|ds_store"),
+    ("ds_other", r"ds_"),
+    ("global", r"(buffer|global)_(load|store)"),
+    ("barrier", r"s_barrier"),
+    ("wait", r"s_waitcnt"),
+    ("valu", r"v_"),
+    ("salu", r"s_"),
+]
+
+LINE = re.compile(r"^\s+(\S+)[^/]*//\s*([0-9A-Fa-f]+):")
+TARGET = re.compile(r"<([\w.]+)\+0x([0-9a-f]+)>\s*$")
+KERNEL = re.compile(r"^([0-9a-f]+) <([\w.]+)>:$")
+
+
+def objdump_tool(explicit):
+    for name in [explicit, "llvm-objdump-22", "/usr/lib/llvm-22/bin/llvm-objdump"]:
+        if name and shutil.which(name):
+            return name
+    sys.exit("loop_mix.py: error: llvm-objdump (llvm-22) not found")
+
+
+def chip_of(path):
+    with open(path, "rb") as f:
+        match = re.search(rb"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)", f.read())
+    if not match:
+        sys.exit(f"loop_mix.py: error: {path}: no AMDGPU target in the code object")
+    return match.group(1).decode()
+
+
+def kernels(text):
+    """{kernel: [(offset, mnemonic, branch target offset or None)]}."""
+    result, current, start = {}, None, 0
+    for line in text.splitlines():
+        if m := KERNEL.match(line):
+            current, start = m.group(2), int(m.group(1), 16)
+            result[current] = []
+            continue
+        m = LINE.match(line)
+        if not m or current is None:
+            continue
+        target = None
+        if (t := TARGET.search(line)) and t.group(1) == current:
+            target = int(t.group(2), 16)
+        result[current].append((int(m.group(2), 16) - start, m.group(1), target))
+    return result
+
+
+def inner_loops(code):
+    """[(start offset, mnemonics)] of each loop that holds no other loop."""
+    loops = sorted({(target, at) for at, _, target in code
+                    if target is not None and target <= at})
+    inner = [(a, b) for a, b in loops
+             if not any((a, b) != (c, d) and a <= c and d <= b for c, d in loops)]
+    return [(a, [op for at, op, _ in code if a <= at <= b]) for a, b in inner]
+
+
+def family(op):
+    for name, pattern in FAMILIES:
+        if re.match(pattern, op):
+            return name
+    return "other"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("hsaco")
+    parser.add_argument("--mcpu")
+    parser.add_argument("--objdump")
+    args = parser.parse_args()
+    mcpu = args.mcpu or chip_of(args.hsaco)
+    run = subprocess.run([objdump_tool(args.objdump), "-d", f"--mcpu={mcpu}", args.hsaco],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"loop_mix.py: error: {args.hsaco}: {run.stderr.strip()}")
+    columns = [name for name, _ in FAMILIES]
+    print(f"{args.hsaco} ({mcpu}): instructions of each kernel's inner loop")
+    print("kernel " + " ".join(["at", "total"] + columns) + " ds_read_widths")
+    for name, code in kernels(run.stdout).items():
+        loops = inner_loops(code)
+        if not loops:
+            print(f"{name} - (no loop)")
+            continue
+        start, loop = max(loops, key=lambda entry: len(entry[1]))
+        counts = collections.Counter(family(op) for op in loop)
+        widths = collections.Counter(op.split("_", 2)[-1] for op in loop
+                                     if family(op) == "ds_read")
+        width_text = ",".join(f"{w}:{n}" for w, n in sorted(widths.items())) or "-"
+        print(" ".join([name, f"{start:#x}", str(len(loop))]
+                       + [str(counts[c]) for c in columns] + [width_text]))
+
+if __name__ == "__main__":
+    main()
