@@ -81,6 +81,7 @@ void mla::buildTileToGpuPipeline(OpPassManager &pm,
   pm.addPass(tilegpu::createTileGPUStageOperands());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(tilegpu::createTileGPUPipelineLoads());
   ConvertTileToGPUOptions lowering;
   lowering.chip = options.chip;
   pm.addPass(createConvertTileToGPU(lowering));

@@ -14,6 +14,7 @@
 
 #include "GpuLowering.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -314,12 +315,24 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
     // Invalid elements read as zero bits: only another padding value
     // needs a select.
     Value pad = adaptor.getPad().empty() ? Value() : adaptor.getPad().front();
-    if (pad && (matchPattern(pad, m_Zero()) || matchPattern(pad, m_PosZeroFloat())))
+    if (pad &&
+        (matchPattern(pad, m_Zero()) || matchPattern(pad, m_PosZeroFloat())))
       pad = Value();
+
+    // A tile that only goes to LDS is written there by its first copies
+    // (local_alloc): replicas in other lanes or waves need not read memory.
+    Value first;
+    if (!op->use_empty() && llvm::all_of(op->getUsers(), [](Operation *user) {
+          return isa<LocalAllocOp>(user);
+        }))
+      first = isFirstCopy(rewriter, loc, access.map, state.idsFor(op));
 
     SmallVector<Value> elements(access.map.numRegisters());
     for (int64_t r = 0; r < access.map.numRegisters(); r += access.run) {
       auto [offset, valid] = runAddress(rewriter, loc, access, r, maskRegs);
+      if (first)
+        for (Value &v : valid)
+          v = arith::AndIOp::create(rewriter, loc, v, first);
       Value loaded = loadRun(rewriter, loc, access, stored, offset, valid);
       for (int64_t i = 0; i < access.run; ++i) {
         Value element = fromMemory(

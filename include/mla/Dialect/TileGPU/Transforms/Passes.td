@@ -94,4 +94,48 @@ def TileGPUStageOperands : Pass<"tilegpu-stage-operands", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mla::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUPipelineLoads : Pass<"tilegpu-pipeline-loads", "::mlir::ModuleOp"> {
+  let summary = "Issue each loop iteration's global tile loads one iteration ahead";
+  let description = [{
+    A `tile.load` in the body of an `scf.for` whose operands come from
+    outside the loop, from the induction variable, or from side-effect-free
+    ops of the body over those, is loaded one iteration ahead: the first
+    iteration's tile before the loop, and at the start of each iteration
+    the next one, carried to the next iteration by the loop. The next tile's global loads are then in flight
+    while this iteration computes (for a staged tile: while the math reads
+    the LDS copy written from the current one). The load of the last
+    iteration's successor reads past the loop's range; tile loads are
+    bounded by their view, so it reads padding and never faults.
+
+    A kernel opts in with the launch key `stages = 2` (the KV tiles in
+    flight; 1, the default, leaves its loops alone); the pass option
+    `stages` applies to kernels that do not say. The carried tile costs
+    its registers across the whole loop body.
+
+    Before:
+    ```mlir
+    scf.for %t = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (...) {
+      %kv = tile.load %view[%t, %c0] : ... -> tensor<64x576xbf16, #blocked>
+      %m = tilegpu.local_alloc %kv : ...
+      ... math on %m ...
+    }
+    ```
+    After:
+    ```mlir
+    %kv0 = tile.load %view[%c0, %c0] : ...
+    scf.for %t = %c0 to %n step %c64 iter_args(%acc = %acc0, %kv = %kv0) -> (...) {
+      %t1 = arith.addi %t, %c64 : index
+      %next = tile.load %view[%t1, %c0] : ...
+      %m = tilegpu.local_alloc %kv : ...
+      ... math on %m ...
+      scf.yield ..., %next
+    }
+    ```
+  }];
+  let options = [
+    Option<"stages", "stages", "unsigned", /*default=*/"1",
+           "Tiles in flight for kernels whose launch keys do not say (1 or 2)">,
+  ];
+}
+
 #endif // MLA_TILEGPU_TRANSFORMS_PASSES_TD
