@@ -13,6 +13,9 @@
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 #include "mla/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "LayoutChoice.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mla::tilegpu {
@@ -219,7 +222,8 @@ static Value window(OpBuilder &b, Location loc, Value value,
 /// one column block of whole instructions for every warp (QK: K = 576,
 /// PV: N = 512). Each block's operand is read from LDS right before its
 /// product, so no lane holds the whole operand.
-static void splitDot(OperandStager &stager, tile::DotOp dot, ConvertLayoutOp rhs) {
+static void splitDot(OperandStager &stager, tile::DotOp dot, ConvertLayoutOp rhs,
+                     Value stagedLhs) {
   OpBuilder b(dot);
   Location loc = dot.getLoc();
   RankedTensorType rhsType = rhs.getType();
@@ -245,9 +249,15 @@ static void splitDot(OperandStager &stager, tile::DotOp dot, ConvertLayoutOp rhs
                     ? dot.getAcc()
                     : window(b, loc, dot.getAcc(), {0, n0}, {m, nBlock});
     for (int64_t k0 = 0; k0 < k; k0 += kBlock) {
-      Value lhs = kBlock == k
-                      ? dot.getLhs()
-                      : window(b, loc, dot.getLhs(), {0, k0}, {m, kBlock});
+      Value lhs;
+      if (stagedLhs)
+        lhs = stager.rebuild(
+            b, stagedLhs,
+            cast<RankedTensorType>(dot.getLhs().getType()).getEncoding(),
+            Window{{0, k0}, {m, kBlock}});
+      else
+        lhs = kBlock == k ? dot.getLhs()
+                          : window(b, loc, dot.getLhs(), {0, k0}, {m, kBlock});
       acc = tile::DotOp::create(b, loc, acc.getType(), lhs,
                                 stagedBlock({k0, n0}, {kBlock, nBlock}), acc);
     }
@@ -260,10 +270,44 @@ static void splitDot(OperandStager &stager, tile::DotOp dot, ConvertLayoutOp rhs
         b, loc, acc, result, ValueRange{}, ValueRange{}, ValueRange{},
         ArrayRef<int64_t>{0, n0}, ArrayRef<int64_t>{m, nBlock}, strides);
   }
+  Value lhs = dot.getLhs();
   dot.replaceAllUsesWith(result);
   dot.erase();
   if (rhs->use_empty())
     rhs.erase();
+  if (Operation *lhsOp = lhs.getDefiningOp(); lhsOp && lhsOp->use_empty())
+    lhsOp->erase();
+}
+
+/// Registers per lane a left operand may keep across the loop of its
+/// product; a larger one is staged in LDS and read block by block.
+constexpr int64_t kMaxInvariantOperandRegisters = 96;
+
+/// For a left operand `dot` reads in registers straight from global memory
+/// outside its loop, and too large to keep there across the loop (Q of a
+/// 16-row block on 32-lane warps: 144 registers per lane), the same load in
+/// a coalesced blocked layout, made next to it: the stager writes it to
+/// LDS before the loop and reads each K block of it inside. Null otherwise.
+static Value invariantLhsToStage(tile::DotOp dot) {
+  auto load = dot.getLhs().getDefiningOp<tile::LoadOp>();
+  auto loop = dot->getParentOfType<scf::ForOp>();
+  if (!load || !loop || loop->isAncestor(load) || load.getMask())
+    return {};
+  RankedTensorType type = load.getType();
+  if (!isa<DotOperandAttr>(type.getEncoding()) || type.getRank() != 2)
+    return {};
+  LaneMap map = getLaneMap(type);
+  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+  if (map.numRegisters() * bits / 32 <= kMaxInvariantOperandRegisters)
+    return {};
+  auto blocked = chooseBlocked(
+      load.getContext(), type.getShape(), bits, /*contiguousDim=*/1,
+      map.numLanes(), map.numWarps());
+  OpBuilder b(load);
+  auto twin = cast<tile::LoadOp>(b.clone(*load));
+  twin.getResult().setType(RankedTensorType::get(
+      type.getShape(), type.getElementType(), blocked));
+  return twin.getResult();
 }
 
 namespace {
@@ -295,7 +339,7 @@ struct StageOperandsPass
           lhs.erase();
       }
       if (ConvertLayoutOp rhs = stageable(dot.getRhs()))
-        splitDot(stager, dot, rhs);
+        splitDot(stager, dot, rhs, invariantLhsToStage(dot));
     }
   }
 };

@@ -74,6 +74,12 @@ def TileGPUStageOperands : Pass<"tilegpu-stage-operands", "::mlir::ModuleOp"> {
     flagship's KV tile is thus read from global memory once and staged once
     for both of its products.
 
+    A left operand loaded straight into its operand layout outside the loop
+    of its product, whose share is more than 96 registers per lane, is
+    staged too: loaded again in a coalesced layout and written to LDS
+    before the loop, and each K block read from there right before its
+    product (Q of a 16-row block on 32-lane warps would hold 144).
+
     Before:
     ```mlir
     %kv = tile.load ... -> tensor<64x576xbf16, #blocked>
