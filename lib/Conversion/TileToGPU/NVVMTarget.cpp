@@ -3,7 +3,8 @@
 // sm_90: warp 32, mma.sync m16n8k16 through nvvm.mma.sync, global memory
 // through plain pointers whose invalid accesses are branched around (there
 // is no bounded buffer access), vector accesses only at addresses aligned
-// to their size, exp2 and log through ex2.approx.f32 and lg2.approx.f32.
+// to their size, exp2 and log through ex2.approx.f32 and lg2.approx.f32,
+// fp8 through cvt.rn.f16x2.e4m3x2 / e5m2x2.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +77,28 @@ public:
   Value globalResource(OpBuilder &b, Location loc, Value base,
                        Value numBytes) const override {
     return base;
+  }
+
+  /// e4m3 and e5m2 through cvt.rn.f16x2.{e4m3x2,e5m2x2}: the byte pair of
+  /// the word that holds `byteIndex` converts at once (both of its bytes
+  /// reuse the conversion), exactly, since every fp8 value is an f16.
+  Value decodeFp8(OpBuilder &b, Location loc, Value word, unsigned byteIndex,
+                  FloatType format) const override {
+    if (!isa<Float8E4M3FNType, Float8E5M2Type>(format))
+      return GpuTarget::decodeFp8(b, loc, word, byteIndex, format);
+    Value pairBits = arith::TruncIOp::create(
+        b, loc, b.getI16Type(),
+        arith::ShRUIOp::create(
+            b, loc, word,
+            arith::ConstantIntOp::create(b, loc, 16 * (byteIndex / 2), 32)));
+    Value pair = LLVM::BitcastOp::create(
+        b, loc, VectorType::get({2}, b.getI8Type()), pairBits);
+    Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
+        b, loc, VectorType::get({2}, b.getF16Type()), pair,
+        /*relu=*/b.getBoolAttr(false), TypeAttr::get(format));
+    Value half = vector::ExtractOp::create(
+        b, loc, halves, ArrayRef<int64_t>{byteIndex % 2});
+    return arith::ExtFOp::create(b, loc, b.getF32Type(), half);
   }
 
   Value loadGlobal(OpBuilder &b, Location loc, Type type, Value resource,
