@@ -1,6 +1,7 @@
 //===- PtxCodegen.cpp - NVIDIA kernels as PTX and cubin -------------------===//
 
 #include "mla/Target/PtxCodegen.h"
+#include "mla/Dialect/Tile/IR/TileTypes.h"
 #include "mla/Target/OutputFile.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -36,8 +37,14 @@ std::vector<PtxKernel> mla::describePtxKernels(ModuleOp module) {
           shared.insert(global);
       });
       const DataLayout &layout = DataLayout::closest(func);
-      for (LLVM::GlobalOp global : shared)
-        kernel.staticSharedBytes += layout.getTypeSize(global.getGlobalType());
+      for (LLVM::GlobalOp global : shared) {
+        if (auto dynamic = global->getAttrOfType<IntegerAttr>(
+                tile::kDynamicLdsBytesAttrName))
+          kernel.dynamicSharedBytes += dynamic.getInt();
+        else
+          kernel.staticSharedBytes +=
+              layout.getTypeSize(global.getGlobalType());
+      }
       kernels.push_back(std::move(kernel));
     }
   }
@@ -184,14 +191,21 @@ void mla::addPtxKernelInfo(
       if (!symbol || kernel.symbol != *symbol)
         continue;
       object["workgroup_size"] = llvm::json::Array{kernel.threads, 1, 1};
-      object["lds_bytes"] = kernel.staticSharedBytes;
+      object["lds_bytes"] = kernel.staticSharedBytes + kernel.dynamicSharedBytes;
+      if (kernel.dynamicSharedBytes > 0)
+        object["dynamic_lds_bytes"] = kernel.dynamicSharedBytes;
     }
     if (!resources)
       continue;
     for (const PtxasResources &r : *resources) {
       if (!symbol || r.symbol != *symbol)
         continue;
-      object["lds_bytes"] = r.sharedBytes;
+      // ptxas counts the static .shared bytes only.
+      int64_t dynamic = 0;
+      for (const PtxKernel &kernel : kernels)
+        if (kernel.symbol == r.symbol)
+          dynamic = kernel.dynamicSharedBytes;
+      object["lds_bytes"] = r.sharedBytes + dynamic;
       object["registers"] = r.registers;
       object["spills"] = r.spillStoreBytes;
       object["resources"] = llvm::json::Object{

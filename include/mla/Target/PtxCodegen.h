@@ -29,6 +29,8 @@ struct PtxKernel {
   int64_t threads = 0;
   /// Bytes of the `.shared` variables the kernel uses.
   int64_t staticSharedBytes = 0;
+  /// Bytes of dynamic shared memory the launch must provide.
+  int64_t dynamicSharedBytes = 0;
 };
 
 /// The kernels of the (single) gpu.module of `module`, already lowered to

@@ -79,6 +79,9 @@ public:
     return base;
   }
 
+  /// A block declares at most 48 KiB of .shared statically.
+  int64_t maxStaticLdsBytes() const override { return 48 * 1024; }
+
   /// e4m3 and e5m2 through cvt.rn.f16x2.{e4m3x2,e5m2x2}: the byte pair of
   /// the word that holds `byteIndex` converts at once (both of its bytes
   /// reuse the conversion), exactly, since every fp8 value is an f16.

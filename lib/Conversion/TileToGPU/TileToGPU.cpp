@@ -54,7 +54,17 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
     return {};
   }
   LLVM::GlobalOp lds;
-  if (ldsBytes > 0) {
+  if (ldsBytes > state.target.maxStaticLdsBytes()) {
+    // Dynamic shared memory: an unsized external array, its size for the
+    // launch recorded on it (read into the manifest).
+    auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+    lds = LLVM::GlobalOp::create(
+        b, loc, arrayType, /*isConstant=*/false, LLVM::Linkage::External,
+        (kernel.getSymName() + "_lds").str(), Attribute(),
+        /*alignment=*/16, /*addrSpace=*/3);
+    lds->setAttr(tile::kDynamicLdsBytesAttrName,
+                 b.getI64IntegerAttr(ldsBytes));
+  } else if (ldsBytes > 0) {
     auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), ldsBytes);
     lds = LLVM::GlobalOp::create(
         b, loc, arrayType, /*isConstant=*/false, LLVM::Linkage::Internal,

@@ -84,6 +84,10 @@ public:
   /// writes are visible.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const;
 
+  /// LDS a kernel may declare statically; a kernel that needs more (up to
+  /// the chip's `ldsBytes`) gets it as dynamic shared memory at launch.
+  virtual int64_t maxStaticLdsBytes() const { return info.ldsBytes; }
+
   /// `2^x` for f32 `x` (a scalar or a vector) with the chip's native
   /// instruction.
   virtual mlir::Value exp2(mlir::OpBuilder &b, mlir::Location loc,

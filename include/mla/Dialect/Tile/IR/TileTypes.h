@@ -109,6 +109,10 @@ mlir::Type getSplitStateType(mlir::Type partialType);
 
 /// Name of the kernel attribute that tells launchers how to size the grid.
 constexpr llvm::StringLiteral kLaunchAttrName = "tile.launch";
+/// On a GPU kernel's LDS global that is dynamic shared memory (an unsized
+/// external array): the bytes the launch must provide.
+constexpr llvm::StringLiteral kDynamicLdsBytesAttrName =
+    "mla.dynamic_lds_bytes";
 
 /// Name of the attribute of a parameterized kernel that lists the values of
 /// its instances.
