@@ -187,13 +187,15 @@ void mla::addPtxKernelInfo(
   for (llvm::json::Value &entry : *entries) {
     llvm::json::Object &object = *entry.getAsObject();
     std::optional<llvm::StringRef> symbol = object.getString("symbol");
+    int64_t dynamicBytes = 0;
     for (const PtxKernel &kernel : kernels) {
       if (!symbol || kernel.symbol != *symbol)
         continue;
+      dynamicBytes = kernel.dynamicSharedBytes;
       object["workgroup_size"] = llvm::json::Array{kernel.threads, 1, 1};
-      object["lds_bytes"] = kernel.staticSharedBytes + kernel.dynamicSharedBytes;
-      if (kernel.dynamicSharedBytes > 0)
-        object["dynamic_lds_bytes"] = kernel.dynamicSharedBytes;
+      object["lds_bytes"] = kernel.staticSharedBytes + dynamicBytes;
+      if (dynamicBytes > 0)
+        object["dynamic_lds_bytes"] = dynamicBytes;
     }
     if (!resources)
       continue;
@@ -201,11 +203,7 @@ void mla::addPtxKernelInfo(
       if (!symbol || r.symbol != *symbol)
         continue;
       // ptxas counts the static .shared bytes only.
-      int64_t dynamic = 0;
-      for (const PtxKernel &kernel : kernels)
-        if (kernel.symbol == r.symbol)
-          dynamic = kernel.dynamicSharedBytes;
-      object["lds_bytes"] = r.sharedBytes + dynamic;
+      object["lds_bytes"] = r.sharedBytes + dynamicBytes;
       object["registers"] = r.registers;
       object["spills"] = r.spillStoreBytes;
       object["resources"] = llvm::json::Object{

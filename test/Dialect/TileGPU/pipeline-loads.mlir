@@ -1,7 +1,7 @@
-// RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx950 --tilegpu-pipeline-loads \
-// RUN:   -split-input-file | FileCheck %s
-// RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx950 --tilegpu-pipeline-loads=stages=2 \
-// RUN:   -split-input-file | FileCheck %s --check-prefix=OPTION
+// RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx950 --tilegpu-stage-operands \
+// RUN:   --tilegpu-pipeline-loads -split-input-file | FileCheck %s
+// RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx950 --tilegpu-stage-operands \
+// RUN:   --tilegpu-pipeline-loads=stages=2 -split-input-file | FileCheck %s --check-prefix=OPTION
 
 // With launch key stages = 2, a load indexed by the induction variable is
 // issued one iteration ahead: the first tile before the loop, the next one
@@ -112,5 +112,59 @@ tile.kernel @said(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>)
   }
   %out = tile.view %y sizes [16, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<16x64xf32>
   tile.store %acc, %out[%c0, %c0] : tensor<16x64xf32>, !tile.view<16x64xf32>
+  tile.return
+}
+
+// -----
+
+// A tile staged in LDS inside the loop (its local_alloc writes LDS, not
+// the memory tile loads read) is loaded ahead like any other.
+// CHECK-LABEL: tile.kernel @staged
+// CHECK: %[[FIRST:.*]] = tile.load %{{.*}} : !tile.view<?x64xbf16> -> tensor<32x64xbf16
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CUR:.*]] = %[[FIRST]])
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: %[[NEXT:.*]] = tile.load
+// CHECK: tilegpu.local_alloc %[[CUR]]
+// CHECK: scf.yield %{{.*}}, %[[NEXT]]
+tile.kernel @staged(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>, %k: i32)
+    attributes {tile.launch = {grid = [1, 1, 1], stages = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %depth = arith.index_cast %k : i32 to index
+  %av = tile.view %a sizes [64, %depth] strides [%depth, 1] : !tile.ptr<bf16> -> !tile.view<64x?xbf16>
+  %bv = tile.view %b sizes [%depth, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<?x64xbf16>
+  %zero = arith.constant 0.0 : f32
+  %acc0 = tile.splat %zero : tensor<64x64xf32>
+  %acc = scf.for %kk = %c0 to %depth step %c32 iter_args(%acc_i = %acc0) -> tensor<64x64xf32> {
+    %at = tile.load %av[%c0, %kk] : !tile.view<64x?xbf16> -> tensor<64x32xbf16>
+    %bt = tile.load %bv[%kk, %c0] : !tile.view<?x64xbf16> -> tensor<32x64xbf16>
+    %next = tile.dot %at, %bt, %acc_i : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  %cv = tile.view %c sizes [64, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<64x64xf32>
+  tile.store %acc, %cv[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
+  tile.return
+}
+
+// -----
+
+// A loop that stores to memory keeps its loads where they are: loaded an
+// iteration earlier, a tile could miss what this iteration stores.
+// CHECK-LABEL: tile.kernel @stores
+// CHECK: scf.for
+// CHECK-NEXT: tile.load
+// CHECK: tile.store
+tile.kernel @stores(%x: !tile.ptr<f32>, %n: i32)
+    attributes {tile.launch = {grid = [1, 1, 1], stages = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %rows = arith.index_cast %n : i32 to index
+  %v = tile.view %x sizes [%rows, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<?x64xf32>
+  scf.for %i = %c0 to %rows step %c16 {
+    %t = tile.load %v[%i, %c0] : !tile.view<?x64xf32> -> tensor<16x64xf32>
+    %s = arith.addf %t, %t : tensor<16x64xf32>
+    %j = arith.addi %i, %c16 : index
+    tile.store %s, %v[%j, %c0] : tensor<16x64xf32>, !tile.view<?x64xf32>
+  }
   tile.return
 }

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LaunchKeys.h"
 #include "LayoutChoice.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
@@ -513,16 +514,13 @@ LogicalResult LayoutAssigner::run() {
 /// The warps per program of `kernel`: its launch key `waves`, else the
 /// pass option.
 static FailureOr<unsigned> warpsOf(tile::KernelOp kernel, unsigned fallback) {
-  auto launch = kernel->getAttrOfType<DictionaryAttr>(tile::kLaunchAttrName);
-  Attribute waves = launch ? launch.get("waves") : Attribute();
-  if (!waves)
-    return fallback;
-  auto count = dyn_cast<IntegerAttr>(waves);
-  if (!count || count.getInt() < 1 || count.getInt() > 16 ||
-      !llvm::isPowerOf2_64(count.getInt()))
-    return kernel.emitOpError(
-        "launch key 'waves' must be a power of two from 1 to 16");
-  return static_cast<unsigned>(count.getInt());
+  FailureOr<int64_t> warps = getLaunchInteger(
+      kernel, "waves", fallback,
+      [](int64_t n) { return n >= 1 && n <= 16 && llvm::isPowerOf2_64(n); },
+      "a power of two from 1 to 16");
+  if (failed(warps))
+    return failure();
+  return static_cast<unsigned>(*warps);
 }
 
 namespace {

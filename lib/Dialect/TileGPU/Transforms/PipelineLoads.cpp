@@ -5,11 +5,13 @@
 // this one, so that its latency hides behind this iteration's work. Only what
 // the load needs is recomputed for the next iteration (its slice of
 // side-effect-free ops over loop-invariant values and the induction variable);
-// loads that depend on loop-carried values stay.
+// loads that depend on loop-carried values, and loops that store to memory,
+// stay as they are.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mla/Dialect/Tile/IR/TileOps.h"
+#include "LaunchKeys.h"
+#include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 #include "mla/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,6 +27,7 @@ namespace mla::tilegpu {
 
 using namespace mlir;
 using namespace mla;
+using namespace mla::tilegpu;
 
 /// The ops of `loop`'s body that compute `load`'s operands, in body order,
 /// when each is free of side effects and everything else they read is
@@ -54,6 +57,22 @@ static std::optional<SmallVector<Operation *>> operandSlice(scf::ForOp loop,
   return slice;
 }
 
+/// Whether `loop` may write memory a tile load reads: a load moved an
+/// iteration earlier must not pass a store. Writes to LDS buffers
+/// (local_alloc) are not; an op whose effects are unknown may be.
+static bool mayWriteLoadedMemory(scf::ForOp loop) {
+  WalkResult result = loop.getBody()->walk([](Operation *op) {
+    if (isa<LocalAllocOp>(op) ||
+        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects || effects.hasEffect<MemoryEffects::Write>())
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 /// Clones `slice` and then `load` at `b` with the induction variable
 /// replaced by `iv`; returns the cloned ops, the load last.
 static SmallVector<Operation *> cloneAt(OpBuilder &b, Value inductionVar,
@@ -72,7 +91,7 @@ static SmallVector<Operation *> cloneAt(OpBuilder &b, Value inductionVar,
 static LogicalResult pipeline(RewriterBase &rewriter, scf::ForOp loop,
                               tile::LoadOp load) {
   std::optional<SmallVector<Operation *>> slice = operandSlice(loop, load);
-  if (!slice)
+  if (!slice || mayWriteLoadedMemory(loop))
     return failure();
   rewriter.setInsertionPoint(loop);
   Value first = cloneAt(rewriter, loop.getInductionVar(), loop.getLowerBound(),
@@ -102,28 +121,21 @@ static LogicalResult pipeline(RewriterBase &rewriter, scf::ForOp loop,
 
   // The next tile's loads are issued first, ahead of this iteration's
   // barrier and math.
-  Operation *anchor = nullptr;
-  for (Operation *op : next) {
-    if (anchor)
-      op->moveAfter(anchor);
-    else
-      op->moveBefore(&newLoop.getBody()->front());
-    anchor = op;
-  }
+  Operation *front = &newLoop.getBody()->front();
+  for (Operation *op : next)
+    op->moveBefore(front);
   return success();
 }
 
 /// The KV tiles in flight per loop of `kernel`: its launch key `stages`,
 /// else the pass option; 1 (no pipelining) or 2.
 static FailureOr<unsigned> stagesOf(tile::KernelOp kernel, unsigned fallback) {
-  auto launch = kernel->getAttrOfType<DictionaryAttr>(tile::kLaunchAttrName);
-  Attribute stages = launch ? launch.get("stages") : Attribute();
-  if (!stages)
-    return fallback;
-  auto count = dyn_cast<IntegerAttr>(stages);
-  if (!count || count.getInt() < 1 || count.getInt() > 2)
-    return kernel.emitOpError("launch key 'stages' must be 1 or 2");
-  return static_cast<unsigned>(count.getInt());
+  FailureOr<int64_t> stages = getLaunchInteger(
+      kernel, "stages", fallback, [](int64_t n) { return n == 1 || n == 2; },
+      "1 or 2");
+  if (failed(stages))
+    return failure();
+  return static_cast<unsigned>(*stages);
 }
 
 namespace {

@@ -275,8 +275,9 @@ static void splitDot(OperandStager &stager, tile::DotOp dot, ConvertLayoutOp rhs
   dot.erase();
   if (rhs->use_empty())
     rhs.erase();
-  if (Operation *lhsOp = lhs.getDefiningOp(); lhsOp && lhsOp->use_empty())
-    lhsOp->erase();
+  // The register copy of a staged left operand goes once unused.
+  if (stagedLhs && lhs.use_empty())
+    lhs.getDefiningOp()->erase();
 }
 
 /// Registers per lane a left operand may keep across the loop of its

@@ -107,11 +107,13 @@ def TileGPUPipelineLoads : Pass<"tilegpu-pipeline-loads", "::mlir::ModuleOp"> {
     outside the loop, from the induction variable, or from side-effect-free
     ops of the body over those, is loaded one iteration ahead: the first
     iteration's tile before the loop, and at the start of each iteration
-    the next one, carried to the next iteration by the loop. The next tile's global loads are then in flight
-    while this iteration computes (for a staged tile: while the math reads
-    the LDS copy written from the current one). The load of the last
-    iteration's successor reads past the loop's range; tile loads are
-    bounded by their view, so it reads padding and never faults.
+    the next one, carried to the next iteration by the loop. The next
+    tile's global loads are then in flight while this iteration computes
+    (for a staged tile: while the math reads the LDS copy written from the
+    current one). The load of the last iteration's successor reads past the
+    loop's range; tile loads are bounded by their view, so it reads padding
+    and never faults. A loop that may write memory tile loads read (any
+    write but a local_alloc's to LDS) keeps its loads in place.
 
     A kernel opts in with the launch key `stages = 2` (the KV tiles in
     flight; 1, the default, leaves its loops alone); the pass option

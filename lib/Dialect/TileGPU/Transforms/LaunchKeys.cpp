@@ -1,0 +1,19 @@
+//===- LaunchKeys.cpp - Launch keys the GPU passes read -------------------===//
+
+#include "LaunchKeys.h"
+
+using namespace mlir;
+
+FailureOr<int64_t> mla::tilegpu::getLaunchInteger(
+    tile::KernelOp kernel, StringRef key, int64_t fallback,
+    function_ref<bool(int64_t)> accept, StringRef expected) {
+  auto launch = kernel->getAttrOfType<DictionaryAttr>(tile::kLaunchAttrName);
+  Attribute value = launch ? launch.get(key) : Attribute();
+  if (!value)
+    return fallback;
+  auto integer = dyn_cast<IntegerAttr>(value);
+  if (!integer || !accept(integer.getInt()))
+    return kernel.emitOpError()
+           << "launch key '" << key << "' must be " << expected;
+  return integer.getInt();
+}
