@@ -15,6 +15,7 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MemoryModelRelaxationAnnotations.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
@@ -113,6 +114,15 @@ Error FunctionRewriter::checkAccess(Instruction &inst, unsigned pointerOperand,
                              " are not emulated");
   uint32_t site = calls.siteTable().add(inst);
   flags |= Log2(align) << MLA_EMU_ACCESS_ALIGN_SHIFT;
+  if (inst.getAAMetadata())
+    flags |= MLA_EMU_ACCESS_ALIAS_METADATA;
+  // Constant loads become scalar loads, which vmcnt does not count (a
+  // divergent one is a vector load; leaving it out only makes waits
+  // stricter). Uniform global loads the backend makes scalar cannot be told
+  // apart here: counted, they may let a wait land a load to LDS sooner than
+  // the chip would.
+  if (space == 4 && isa<LoadInst>(inst))
+    flags |= MLA_EMU_ACCESS_SCALAR;
   IRBuilder<> builder(&inst);
   Type *i32 = builder.getInt32Ty();
   bytes = builder.CreateZExtOrTrunc(bytes, builder.getInt64Ty());
@@ -164,6 +174,22 @@ Error FunctionRewriter::checkDivision(BinaryOperator &division) {
   calls.call(&division, "check_division", {invalid}, nullptr,
              calls.siteTable().add(division));
   return Error::success();
+}
+
+/// Whether the backend's memory legalizer makes the wave wait for its loads
+/// to LDS before `fence` (s_waitcnt vmcnt(0)): a release at workgroup scope
+/// or wider that orders LDS.
+static bool drainsLdsLoads(const FenceInst &fence) {
+  if (!isReleaseOrStronger(fence.getOrdering()))
+    return false;
+  std::optional<StringRef> scope =
+      fence.getContext().getSyncScopeName(fence.getSyncScopeID());
+  if (!scope || scope->starts_with("singlethread") ||
+      scope->starts_with("wavefront"))
+    return false;
+  MMRAMetadata mmra(fence);
+  return !mmra.hasTagWithPrefix("amdgpu-synchronize-as") ||
+         mmra.hasTag("amdgpu-synchronize-as", "local");
 }
 
 /// Target-independent intrinsics that take pointers and are fine on host
@@ -295,8 +321,10 @@ Error FunctionRewriter::visit(Instruction &inst) {
     return checkMemoryType(inst, alloca->getAllocatedType());
   if (auto *gep = dyn_cast<GetElementPtrInst>(&inst))
     return checkMemoryType(inst, gep->getSourceElementType());
-  if (isa<FenceInst>(inst)) {
-    calls.call(&inst, "fence", {}, nullptr, calls.siteTable().add(inst));
+  if (auto *fence = dyn_cast<FenceInst>(&inst)) {
+    Type *i32 = Type::getInt32Ty(inst.getContext());
+    calls.call(&inst, "fence", {ConstantInt::get(i32, drainsLdsLoads(*fence))},
+               nullptr, calls.siteTable().add(inst));
     return Error::success();
   }
   if (isa<UnreachableInst>(inst)) {

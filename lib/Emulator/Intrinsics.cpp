@@ -34,7 +34,7 @@ enum class Lowering {
   BufferStore,
   /// The wave size, 64.
   WaveSize,
-  /// Waits and scheduling hints: nothing to execute.
+  /// Scheduling hints: nothing to execute.
   Erase,
 };
 
@@ -147,7 +147,7 @@ static const Entry kEntries[] = {
     // Synchronization and scheduling.
     {amdgcn_s_barrier, "", "s_barrier", kBoth, Lowering::Call},
     {amdgcn_wave_barrier, "", "wave_barrier", kBoth, Lowering::Call},
-    {amdgcn_s_waitcnt, "", "", kBoth, Lowering::Erase},
+    {amdgcn_s_waitcnt, "", "s_waitcnt", kBoth, Lowering::Call},
     {amdgcn_sched_barrier, "", "", kBoth, Lowering::Erase},
     {amdgcn_sched_group_barrier, "", "", kBoth, Lowering::Erase},
     {amdgcn_iglp_opt, "", "", kBoth, Lowering::Erase},

@@ -6,6 +6,7 @@
 // store is dropped. An access that is only partly in range behaves
 // differently between chips, so the emulator reports it instead of picking
 // one behaviour. In-range bytes must lie inside the kernel's buffers.
+// Loads to LDS read their source here and land later (LdsLoads.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +70,7 @@ MLA_EMU_RT void __mla_emu_buffer_load(void *out, const void *resource,
                                       uint32_t voffset, uint32_t soffset,
                                       uint32_t bytes, uint32_t site) {
   Lane &lane = currentLane();
+  ++lane.vectorMemoryOps;
   void *address = bufferAddress(lane, resource, voffset, soffset, bytes,
                                 MLA_EMU_ACCESS_READ, site);
   if (address)
@@ -81,13 +83,16 @@ MLA_EMU_RT void __mla_emu_buffer_store(const void *in, const void *resource,
                                        uint32_t voffset, uint32_t soffset,
                                        uint32_t bytes, uint32_t site) {
   Lane &lane = currentLane();
+  ++lane.vectorMemoryOps;
   if (void *address = bufferAddress(lane, resource, voffset, soffset, bytes,
                                     MLA_EMU_ACCESS_WRITE, site))
     std::memcpy(address, in, bytes);
 }
 
 /// The LDS destination of a load to LDS: the wave-uniform base plus the
-/// instruction offset plus the lane's slot of `bytes` bytes.
+/// instruction offset plus the lane's slot of `bytes` bytes. It is checked
+/// as written at issue, so that another wave's access in the same barrier
+/// epoch is a race.
 static void *ldsSlot(Lane &lane, void *ldsBase, uint32_t offset, uint32_t bytes,
                      uint32_t site) {
   char *slot =
@@ -106,10 +111,7 @@ MLA_EMU_RT void __mla_emu_buffer_load_lds(const void *resource, void *ldsBase,
   void *destination = ldsSlot(lane, ldsBase, offset, bytes, site);
   void *source = bufferAddress(lane, resource, voffset + offset, soffset, bytes,
                                MLA_EMU_ACCESS_READ, site);
-  if (source)
-    std::memcpy(destination, source, bytes);
-  else
-    std::memset(destination, 0, bytes);
+  issueLdsLoad(lane, destination, source, bytes, site);
 }
 
 MLA_EMU_RT void __mla_emu_global_load_lds(const void *global, void *ldsBase,
@@ -120,5 +122,5 @@ MLA_EMU_RT void __mla_emu_global_load_lds(const void *global, void *ldsBase,
   void *source = checkGlobal(
       lane, const_cast<char *>(static_cast<const char *>(global)) + offset,
       bytes, MLA_EMU_ACCESS_READ, site);
-  std::memcpy(destination, source, bytes);
+  issueLdsLoad(lane, destination, source, bytes, site);
 }

@@ -52,14 +52,23 @@ MLA_EMU_RT void __mla_emu_s_barrier(uint32_t site) {
   arrive(currentLane(), site, nullptr);
 }
 
+void mla::emu::synchronizeWave(Lane &lane, uint32_t site) {
+  arrive(lane, site, noCollective);
+}
+
 /// wave.barrier and fences order the wave's memory accesses: the lanes
 /// synchronize so that later accesses follow earlier ones of every lane.
 MLA_EMU_RT void __mla_emu_wave_barrier(uint32_t site) {
-  arrive(currentLane(), site, noCollective);
+  synchronizeWave(currentLane(), site);
 }
 
-MLA_EMU_RT void __mla_emu_fence(uint32_t site) {
-  arrive(currentLane(), site, noCollective);
+/// `drainsLdsLoads`: the backend waits for the wave's loads to LDS before
+/// this fence (see Instrument.cpp).
+MLA_EMU_RT void __mla_emu_fence(uint32_t drainsLdsLoads, uint32_t site) {
+  Lane &lane = currentLane();
+  if (drainsLdsLoads)
+    waitForLdsLoads(lane, 0);
+  synchronizeWave(lane, site);
 }
 
 static void readlane(Wave &wave, uint64_t exec) {

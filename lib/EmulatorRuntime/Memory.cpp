@@ -15,10 +15,6 @@
 
 using namespace mla::emu;
 
-/// What uninitialized LDS holds: all ones, NaN in every float format, so
-/// that reads of bytes nobody wrote show.
-constexpr uint8_t kLdsPoison = 0xFF;
-
 void mla::emu::resetMemory(Context &context) {
   std::memset(context.lds, kLdsPoison, context.ldsBytes);
   context.numResources = 0;
@@ -154,9 +150,19 @@ void *mla::emu::checkLds(Lane &lane, void *pointer, uint64_t bytes,
   return pointer;
 }
 
+/// An LDS access of the kernel's code. SIInsertWaitcnts makes the wave wait
+/// for its loads to LDS before it, unless the instruction's alias metadata
+/// may prove them apart: then the emulator assumes it does, the strict side.
+static void *accessLds(Lane &lane, void *pointer, uint64_t bytes,
+                       uint32_t flags, uint32_t site) {
+  if (lane.numLdsLoads && !(flags & MLA_EMU_ACCESS_ALIAS_METADATA))
+    waitForLdsLoads(lane, 0);
+  return checkLds(lane, pointer, bytes, flags, site);
+}
+
 MLA_EMU_RT void *__mla_emu_check_lds(void *pointer, uint64_t bytes,
                                      uint32_t flags, uint32_t site) {
-  return checkLds(currentLane(), pointer, bytes, flags, site);
+  return accessLds(currentLane(), pointer, bytes, flags, site);
 }
 
 static bool inside(uintptr_t address, uint64_t bytes, uintptr_t begin,
@@ -208,7 +214,7 @@ void *mla::emu::checkGlobal(Lane &lane, void *pointer, uint64_t bytes,
   // Flat pointers reach LDS and the lane's private memory too.
   uintptr_t lds = reinterpret_cast<uintptr_t>(context.lds);
   if (address - lds < context.ldsCapacity)
-    return checkLds(lane, pointer, bytes, flags, site);
+    return accessLds(lane, pointer, bytes, flags, site);
   checkAlignment(lane, address, flags, site);
   uintptr_t stack = reinterpret_cast<uintptr_t>(context.stacks) +
                     uintptr_t(lane.flatId) * kLaneStackBytes;
@@ -236,9 +242,14 @@ void *mla::emu::checkGlobal(Lane &lane, void *pointer, uint64_t bytes,
   globalFail(lane, context, address, bytes, flags, site);
 }
 
+/// Global, constant and flat accesses. Flat ones count towards vmcnt even
+/// when they reach LDS, as on the chip.
 MLA_EMU_RT void *__mla_emu_check_global(void *pointer, uint64_t bytes,
                                         uint32_t flags, uint32_t site) {
-  return checkGlobal(currentLane(), pointer, bytes, flags, site);
+  Lane &lane = currentLane();
+  if (!(flags & MLA_EMU_ACCESS_SCALAR))
+    ++lane.vectorMemoryOps;
+  return checkGlobal(lane, pointer, bytes, flags, site);
 }
 
 MLA_EMU_RT void *__mla_emu_lds_base(uint32_t) {

@@ -48,6 +48,20 @@ using CollectiveFn = void (*)(Wave &wave, uint64_t exec);
 
 enum class LaneState : uint8_t { Ready, Waiting, Done };
 
+/// Loads to LDS one lane may have in flight: as many vector-memory
+/// operations as gfx9's vmcnt counts.
+constexpr unsigned kMaxLdsLoads = 63;
+
+/// A load to LDS that has read its source but not yet written LDS.
+struct LdsLoad {
+  /// The lane's vector-memory operation number of the load.
+  uint32_t number;
+  uint32_t offset;
+  uint32_t bytes;
+  uint32_t site;
+  uint8_t data[16];
+};
+
 struct Lane {
   /// The saved stack pointer while the lane is suspended.
   void *sp;
@@ -64,6 +78,11 @@ struct Lane {
   const void *in[3];
   void *out;
   uint64_t imm[4];
+  /// Vector-memory operations issued so far, which vmcnt counts.
+  uint32_t vectorMemoryOps;
+  /// Loads to LDS in flight, oldest first.
+  uint32_t numLdsLoads;
+  LdsLoad ldsLoads[kMaxLdsLoads];
 };
 
 struct Wave {
@@ -187,6 +206,29 @@ void *checkGlobal(Lane &lane, void *pointer, uint64_t bytes, uint32_t flags,
 /// Checks and records an access of `lane` to LDS; returns `pointer`.
 void *checkLds(Lane &lane, void *pointer, uint64_t bytes, uint32_t flags,
                uint32_t site);
+
+/// What uninitialized LDS holds: all ones, NaN in every float format, so
+/// that reads of bytes nobody wrote show. Loads to LDS leave it in their
+/// destination until they land.
+constexpr uint8_t kLdsPoison = 0xFF;
+
+/// Issues a load to LDS of `lane` (LdsLoads.cpp): reads `bytes` bytes at
+/// `source` (zeros when null) now; `destination`, already checked as a
+/// write, holds kLdsPoison until a wait lands the load.
+void issueLdsLoad(Lane &lane, void *destination, const void *source,
+                  uint32_t bytes, uint32_t site);
+
+/// Lands the loads to LDS of `lane` that are older than its `outstanding`
+/// most recent vector-memory operations.
+void waitForLdsLoads(Lane &lane, uint32_t outstanding);
+
+/// Fails the run when `lane` returns with loads to LDS in flight.
+void checkLdsLoadsWaited(Lane &lane);
+
+/// Suspends `lane` until the rest of its wave has stopped too, as
+/// wave.barrier does: later LDS accesses of the wave follow the earlier
+/// ones of every lane (LaneOps.cpp).
+void synchronizeWave(Lane &lane, uint32_t site);
 
 /// Resets the per-workgroup memory state (LDS contents and resources) at
 /// the start of a run.

@@ -93,6 +93,7 @@ static void yieldFrom(Lane &lane) {
 [[noreturn]] static void laneMain(Lane *lane) {
   Context &context = contextOf(*lane);
   context.launch->kernel->entry(context.launch->args);
+  checkLdsLoadsWaited(*lane);
   lane->state = LaneState::Done;
   yieldFrom(*lane);
   __builtin_unreachable();
@@ -288,6 +289,8 @@ static void startRun(Context &context, const MlaEmuLaunch &launch,
       lane.index = i;
       lane.flatId = first + i;
       lane.state = i < wave.numLanes ? LaneState::Ready : LaneState::Done;
+      lane.vectorMemoryOps = 0;
+      lane.numLdsLoads = 0;
       if (i >= wave.numLanes)
         continue;
       // The stack block's first word leads back to the lane.

@@ -4,7 +4,9 @@
 ; out of range is dropped, and one partly out of range is reported, since
 ; chips differ there (shared/AMD.md). Buffer fat pointers (addrspace 7) go
 ; through the AMDGPU backend's own lowering first. Loads to LDS place each
-; lane's bytes at the wave's LDS base plus the lane times the size.
+; lane's bytes at the wave's LDS base plus the lane times the size; the
+; reads carry no alias metadata, so they wait for the loads first, as the
+; backend makes them (lds-async.ll).
 ;
 ; RUN: llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 %s -o /dev/null
 ; RUN: mla-emu-compile %s --chip=gfx950 --workgroup-size=64 -o %t.so \

@@ -105,6 +105,13 @@ typedef struct MlaEmuContext MlaEmuContext;
 #define MLA_EMU_ACCESS_READ 1u
 #define MLA_EMU_ACCESS_WRITE 2u
 #define MLA_EMU_ACCESS_ATOMIC 4u
+/** The instruction carries alias metadata (!tbaa, !alias.scope, !noalias):
+ *  the backend then waits before an LDS access only for the loads to LDS it
+ *  cannot prove apart, not for all of the wave's. */
+#define MLA_EMU_ACCESS_ALIAS_METADATA 8u
+/** A load from the constant address space, which the backend makes a
+ *  scalar load: not a vector-memory operation (vmcnt does not count it). */
+#define MLA_EMU_ACCESS_SCALAR 16u
 #define MLA_EMU_ACCESS_ALIGN_SHIFT 8
 
 /** Name of the module descriptor every emulated module defines. */
