@@ -27,16 +27,16 @@
 // accepts, with the default sizes; each GPU target gets its own
 // (tile.target_instances). The AMD chips run 8 waves, so that a wave's
 // share of the 64-row accumulator and of Q leaves the partial kernel within
-// 256 registers (two waves per SIMD); MXFP4 takes 32-key tiles on gfx950
-// and 16-key tiles on gfx942 (decoded in software there), and gfx942's
-// 64 KiB of LDS takes 32-key bf16 and fp8 tiles. sm_90 runs 16-row blocks,
+// 256 registers (two waves per SIMD), and 2 stages: each KV tile is copied
+// straight into one of two LDS buffers while the other is computed on.
+// MXFP4 takes 32-key tiles on gfx950 and 16-key tiles on gfx942 (decoded in
+// software there); gfx942's 64 KiB of LDS holds two 32-key fp8 tiles and
+// two 16-key bf16 tiles. sm_90 runs 16-row blocks,
 // whose Q is staged in shared memory (as matrix operands it would take 144
 // registers of each 32-lane warp's threads), with 64-key bf16 tiles (92 KiB
 // of dynamic shared memory) and 32-key fp8 and MXFP4 tiles, the fastest
-// measured (bench/README.md). STAGES=2
-// issues each KV tile's global loads an iteration ahead; no chip's set uses
-// it: the carried tile does not fit the AMD kernels' registers, and on the
-// H200 it measured no faster (bench/README.md).
+// measured (bench/README.md); there STAGES=2 would carry the next tile in
+// registers (no copies into shared memory yet), which measured no faster.
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s --check-prefix=ROUNDTRIP \
 // RUN:   --implicit-check-not=tensor.extract_slice
@@ -74,13 +74,13 @@
 //
 // Compiled for a GPU, the instances are that chip's.
 // RUN: mla-opt %s --tile-specialize=target=gfx950 | FileCheck %s --check-prefix=GFX950
-// GFX950-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_waves8(
-// GFX950: tile.kernel @mla_partial_fp8_h16_waves8(
-// GFX950: tile.kernel @mla_partial_mxfp4_h128_block_n32_waves8(
+// GFX950-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_waves8_stages2(
+// GFX950: tile.kernel @mla_partial_fp8_h16_waves8_stages2(
+// GFX950: tile.kernel @mla_partial_mxfp4_h128_block_n32_waves8_stages2(
 // RUN: mla-opt %s --tile-specialize=target=gfx942 | FileCheck %s --check-prefix=GFX942
-// GFX942-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_block_n32_waves8(
-// GFX942: tile.kernel @mla_partial_fp8_h16_block_n32_waves8(
-// GFX942: tile.kernel @mla_partial_mxfp4_h128_block_n16_waves8(
+// GFX942-COUNT-8: tile.kernel @mla_partial_fp8_h{{[0-9]+}}_block_n32_waves8_stages2(
+// GFX942: tile.kernel @mla_partial_bf16_h16_block_n16_waves8_stages2(
+// GFX942: tile.kernel @mla_partial_mxfp4_h128_block_n16_waves8_stages2(
 // RUN: mla-opt %s --tile-specialize=target=sm_90 | FileCheck %s --check-prefix=SM90
 // SM90: tile.kernel @mla_partial_bf16_h16_block_m16(
 // SM90: tile.kernel @mla_partial_mxfp4_h128_block_m16_block_n32(
@@ -150,13 +150,13 @@ tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
                                   H = [16, 32, 48, 64, 80, 96, 112, 128]},
                 tile.target_instances = {
                   gfx950 = [{KV = ["bf16", "fp8"], H = [16, 32, 48, 64, 80, 96, 112, 128],
-                             WAVES = [8]},
+                             WAVES = [8], STAGES = [2]},
                             {KV = ["mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
-                             BLOCK_N = [32], WAVES = [8]}],
-                  gfx942 = [{KV = ["bf16", "fp8"], H = [16, 32, 48, 64, 80, 96, 112, 128],
-                             BLOCK_N = [32], WAVES = [8]},
-                            {KV = ["mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
-                             BLOCK_N = [16], WAVES = [8]}],
+                             BLOCK_N = [32], WAVES = [8], STAGES = [2]}],
+                  gfx942 = [{KV = ["fp8"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                             BLOCK_N = [32], WAVES = [8], STAGES = [2]},
+                            {KV = ["bf16", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                             BLOCK_N = [16], WAVES = [8], STAGES = [2]}],
                   sm_90 = [{KV = ["bf16"], H = [16, 32, 48, 64, 80, 96, 112, 128],
                             BLOCK_M = [16]},
                            {KV = ["fp8", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],

@@ -5,6 +5,7 @@
 
 include "TileGPU/TileGPUAttrs.td"
 include "TileGPU/TileGPUTypes.td"
+include "Tile/TileTypes.td"
 include "mlir/Interfaces/ViewLikeInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -87,6 +88,89 @@ def TileGPU_LocalLoadOp : TileGPU_Op<"local_load", [
   let results = (outs AnyStaticShapeTensor:$result);
   let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` type($result)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies into LDS
+//===----------------------------------------------------------------------===//
+
+def TileGPU_LocalBufferOp : TileGPU_Op<"local_buffer", [
+    MemoryEffects<[MemAlloc]>]> {
+  let summary = "LDS buffers that asynchronous copies fill";
+  let description = [{
+    `N` buffers of one tile each in the program's LDS (the leading dimension
+    of the result counts them), with no contents until `tilegpu.async_copy`
+    writes one. `tilegpu.memdesc_index` names one of them. Its place in LDS
+    is `offset` (bytes), set by the lowering; each buffer is padded to a
+    whole number of a wave's widest copies.
+
+    ```mlir
+    %kv = tilegpu.local_buffer : !tilegpu.memdesc<2x64x576xbf16, #shared3>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
+  let summary = "one buffer of a local_buffer";
+  let description = [{
+    Buffer `index` of `src`: its leading dimension dropped, the layout
+    otherwise the same.
+
+    ```mlir
+    %b = tilegpu.memdesc_index %kv[%stage]
+        : !tilegpu.memdesc<2x64x576xbf16, #shared3> -> !tilegpu.memdesc<64x576xbf16, #shared>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$src, Index:$index);
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "start copying a tile from global memory into LDS";
+  let description = [{
+    Starts copying the tile of `view` at `indices`, of the buffer's shape,
+    into `dst`. Positions outside the view copy zero. The copy begins after
+    every warp is done with its earlier reads of `dst`, and its data may be
+    read only after a `tilegpu.async_wait` that covers it. The tile's inner
+    dimensions must lie inside the view, so that only the outermost one is
+    bounded, and the last must be contiguous.
+
+    ```mlir
+    tilegpu.async_copy %kv_v[%t, %c0], %b
+        : !tile.view<?x576xbf16> -> !tilegpu.memdesc<64x576xbf16, #shared>
+    ```
+  }];
+  let arguments = (ins Tile_ViewType:$view, Variadic<Index>:$indices,
+                       TileGPU_MemDescType:$dst);
+  let assemblyFormat = [{
+    $view `[` $indices `]` `,` $dst attr-dict `:` qualified(type($view)) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for asynchronous copies into LDS";
+  let description = [{
+    Waits until at most `pending` of the program's most recent
+    `tilegpu.async_copy` ops (in program order) are still in flight, then
+    makes the finished copies visible to every warp.
+
+    ```mlir
+    tilegpu.async_wait {pending = 1}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // MLA_TILEGPU_OPS_TD

@@ -81,7 +81,9 @@ void mla::buildTileToGpuPipeline(OpPassManager &pm,
   pm.addPass(tilegpu::createTileGPUStageOperands());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(tilegpu::createTileGPUPipelineLoads());
+  tilegpu::TileGPUPipelineLoadsOptions pipelining;
+  pipelining.chip = options.chip;
+  pm.addPass(tilegpu::createTileGPUPipelineLoads(pipelining));
   ConvertTileToGPUOptions lowering;
   lowering.chip = options.chip;
   pm.addPass(createConvertTileToGPU(lowering));

@@ -114,6 +114,47 @@ public:
                                        ArrayAttr());
   }
 
+  /// s_barrier between fences on LDS only: programs communicate through
+  /// LDS alone within a launch, and LDS runs every wave's accesses in one
+  /// order, so the barrier needs no wait (shared/AMD.md); the fences keep
+  /// the compiler from moving LDS accesses across it. The release is
+  /// wavefront-scoped: at workgroup scope the backend also waits for every
+  /// copy into LDS in flight, which would undo prefetching; async_wait
+  /// waits for the copies it needs itself.
+  void barrier(OpBuilder &b, Location loc) const override {
+    MLIRContext *ctx = b.getContext();
+    auto ldsOnly = LLVM::MMRATagAttr::get(ctx, "amdgpu-synchronize-as", "local");
+    auto release = LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release,
+                                         "wavefront");
+    release->setDiscardableAttr(LLVM::LLVMDialect::getMmraAttrName(), ldsOnly);
+    ROCDL::SBarrierOp::create(b, loc);
+    auto acquire = LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire,
+                                         "workgroup");
+    acquire->setDiscardableAttr(LLVM::LLVMDialect::getMmraAttrName(), ldsOnly);
+  }
+
+  /// buffer_load_{ubyte,ushort,dword,dwordx4} with `lds`: the wave's LDS
+  /// address goes through M0.
+  void copyToLds(OpBuilder &b, Location loc, Value resource, Value byteOffset,
+                 Value valid, Value numBytes, Value ldsBase,
+                 int64_t bytes) const override {
+    Value offset = outOfRangeUnless(b, loc, byteOffset, valid, numBytes);
+    auto i32 = [&](int64_t v) {
+      return LLVM::ConstantOp::create(b, loc, b.getI32Type(), v);
+    };
+    ROCDL::RawPtrBufferLoadLdsOp::create(b, loc, resource, ldsBase, i32(bytes),
+                                         offset, i32(0), i32(0), i32(0),
+                                         ArrayAttr(), ArrayAttr(), ArrayAttr());
+  }
+
+  void waitForMemory(OpBuilder &b, Location loc,
+                     int64_t pending) const override {
+    // gfx9's vmcnt counts up to 63; a smaller count only waits longer.
+    amdgpu::MemoryCounterWaitOp::create(
+        b, loc, b.getI32IntegerAttr(std::min<int64_t>(pending, 63)),
+        IntegerAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
+  }
+
   /// OCP e4m3 through v_cvt_f32_fp8. gfx942's instruction reads FNUZ
   /// (exponent bias 8): every other code is half its OCP value, 0x80 is
   /// FNUZ NaN but OCP -0, and 0x7F / 0xFF are FNUZ +-240 but OCP NaN.

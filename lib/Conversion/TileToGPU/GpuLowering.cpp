@@ -129,6 +129,39 @@ int64_t mla::gpu::scratchBytes(Operation *op, unsigned waveSize) {
 }
 
 //===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+GpuView::GpuView(ValueRange values) {
+  unsigned rank = (values.size() - 1) / 2;
+  base = values.front();
+  sizes.assign(values.begin() + 1, values.begin() + 1 + rank);
+  strides.assign(values.begin() + 1 + rank, values.end());
+}
+
+/// Bytes from the view's base to one past its last element; 0 when empty.
+Value mla::gpu::viewExtentBytes(OpBuilder &b, Location loc,
+                               const GpuView &view, int64_t bytes) {
+  Value last = indexConst(b, loc, 0);
+  Value empty;
+  for (auto [size, stride] : llvm::zip(view.sizes, view.strides)) {
+    Value zero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size,
+                                       indexConst(b, loc, 0));
+    empty = empty ? arith::OrIOp::create(b, loc, empty, zero) : zero;
+    Value lastIndex =
+        arith::SubIOp::create(b, loc, size, indexConst(b, loc, 1));
+    last = arith::AddIOp::create(
+        b, loc, last, arith::MulIOp::create(b, loc, lastIndex, stride));
+  }
+  Value extent = arith::MulIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, last, indexConst(b, loc, 1)),
+      indexConst(b, loc, bytes));
+  extent = arith::SelectOp::create(b, loc, empty, indexConst(b, loc, 0),
+                                   extent);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), extent);
+}
+
+//===----------------------------------------------------------------------===//
 // Index arithmetic
 //===----------------------------------------------------------------------===//
 

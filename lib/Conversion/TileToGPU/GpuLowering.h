@@ -26,6 +26,7 @@ struct KernelIds {
   mlir::Value threadId; // index
   mlir::Value lane;     // index
   mlir::Value warp;     // index, uniform within a warp
+  int64_t numWarps = 0;
   /// Base of the kernel's LDS block (`!llvm.ptr<3>`), when it has one.
   mlir::Value lds;
 };
@@ -48,6 +49,20 @@ class GpuTypeConverter : public mlir::TypeConverter {
 public:
   explicit GpuTypeConverter(mlir::MLIRContext *ctx);
 };
+
+/// The converted form of a `!tile.view` value: (base, sizes..., strides...).
+struct GpuView {
+  mlir::Value base;
+  llvm::SmallVector<mlir::Value> sizes;
+  llvm::SmallVector<mlir::Value> strides;
+
+  explicit GpuView(mlir::ValueRange values);
+};
+
+/// Bytes (i64) from the view's base to one past its last element of
+/// `bytes` bytes; 0 when the view is empty.
+mlir::Value viewExtentBytes(mlir::OpBuilder &b, mlir::Location loc,
+                            const GpuView &view, int64_t bytes);
 
 /// The per-lane vector type of a tile type with a layout.
 mlir::VectorType registerType(mlir::RankedTensorType type);
@@ -153,9 +168,26 @@ void populateSharedPatterns(GpuTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             LoweringState &state);
 
-/// Places every LDS buffer (local_alloc) of `kernel` after the scratch
-/// region, each in its own range; returns the LDS bytes the kernel needs.
-int64_t assignLdsOffsets(mlir::Operation *kernel, int64_t scratchBytes);
+/// Bytes between consecutive buffers of a `tilegpu.local_buffer` of type
+/// `buffers`: each padded to whole copies of 16 bytes per lane, so that a
+/// wave's last copy stays inside its buffer.
+int64_t ldsBufferStride(tilegpu::MemDescType buffers, unsigned waveSize);
+
+/// Places every LDS buffer (local_alloc, local_buffer) of `kernel` after
+/// the scratch region, each in its own range; returns the LDS bytes the
+/// kernel needs.
+int64_t assignLdsOffsets(mlir::Operation *kernel, int64_t scratchBytes,
+                         unsigned waveSize);
+
+/// Marks the LDS accesses of `func` as apart from its copies into LDS
+/// (alias scopes), when it has any: every LDS buffer a copy fills is read
+/// only after the copy is waited for, and the marks keep the backend from
+/// waiting for every copy in flight before each LDS access.
+void separateLdsCopies(mlir::Operation *func);
+
+void populateAsyncCopyPatterns(GpuTypeConverter &converter,
+                               mlir::RewritePatternSet &patterns,
+                               LoweringState &state);
 
 } // namespace mla::gpu
 

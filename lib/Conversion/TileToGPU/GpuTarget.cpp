@@ -22,6 +22,15 @@ void GpuTarget::barrier(OpBuilder &b, Location loc) const {
   mlir::gpu::BarrierOp::create(b, loc);
 }
 
+void GpuTarget::copyToLds(OpBuilder &, Location, Value, Value, Value, Value,
+                          Value, int64_t) const {
+  llvm_unreachable("the chip has no copies into LDS (maxLdsCopyBytes)");
+}
+
+void GpuTarget::waitForMemory(OpBuilder &, Location, int64_t) const {
+  llvm_unreachable("the chip has no copies into LDS (maxLdsCopyBytes)");
+}
+
 Value GpuTarget::isAlignedForVector(OpBuilder &b, Location loc, Value resource,
                                     Value byteOffset, int64_t bytes) const {
   return {};

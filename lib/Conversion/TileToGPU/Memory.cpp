@@ -26,20 +26,6 @@ using namespace mla::gpu;
 using namespace mla::tilegpu;
 
 namespace {
-/// The converted form of a `!tile.view` value.
-struct GpuView {
-  Value base;
-  SmallVector<Value> sizes;
-  SmallVector<Value> strides;
-
-  explicit GpuView(ValueRange values) {
-    unsigned rank = (values.size() - 1) / 2;
-    base = values.front();
-    sizes.assign(values.begin() + 1, values.begin() + 1 + rank);
-    strides.assign(values.begin() + 1 + rank, values.end());
-  }
-};
-
 /// What a tile load or store does per register run.
 struct TileAccess {
   explicit TileAccess(GpuView view) : view(std::move(view)) {}
@@ -96,28 +82,6 @@ static int64_t vectorRun(const LaneMap &map, Value view, int64_t bytes) {
   return 1;
 }
 
-/// Bytes from the view's base to one past its last element; 0 when empty.
-static Value extentBytes(OpBuilder &b, Location loc, const GpuView &view,
-                         int64_t bytes) {
-  Value last = indexConst(b, loc, 0);
-  Value empty;
-  for (auto [size, stride] : llvm::zip(view.sizes, view.strides)) {
-    Value zero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size,
-                                       indexConst(b, loc, 0));
-    empty = empty ? arith::OrIOp::create(b, loc, empty, zero) : zero;
-    Value lastIndex =
-        arith::SubIOp::create(b, loc, size, indexConst(b, loc, 1));
-    last = arith::AddIOp::create(
-        b, loc, last, arith::MulIOp::create(b, loc, lastIndex, stride));
-  }
-  Value extent = arith::MulIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, last, indexConst(b, loc, 1)),
-      indexConst(b, loc, bytes));
-  extent = arith::SelectOp::create(b, loc, empty, indexConst(b, loc, 0),
-                                   extent);
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), extent);
-}
-
 /// For each register of `map`, the register of `maskMap` holding the mask
 /// bit of its leading coordinates.
 static SmallVector<int64_t> maskRegisters(const LaneMap &map,
@@ -160,7 +124,7 @@ static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
                          rowLength % access.run == 0 && start &&
                          *start % access.run == 0;
   }
-  access.numBytes = extentBytes(b, loc, access.view, access.bytes);
+  access.numBytes = viewExtentBytes(b, loc, access.view, access.bytes);
   access.target = &state.target;
   access.resource =
       state.target.globalResource(b, loc, access.view.base, access.numBytes);

@@ -71,9 +71,10 @@ static int64_t sharedRun(const LaneMap &map, MemDescType type) {
   return 1;
 }
 
-/// The buffer `value` is a window of, and the window's offsets in it.
-static std::pair<LocalAllocOp, SmallVector<int64_t>>
-resolveWindow(Value value) {
+/// The type of the buffer `value` is a window of (a local_alloc or one
+/// buffer of a local_buffer), and the window's offsets in it; a null type
+/// when the buffer is not known.
+static std::pair<MemDescType, SmallVector<int64_t>> resolveWindow(Value value) {
   SmallVector<int64_t> offsets(cast<MemDescType>(value.getType()).getRank(),
                                0);
   while (auto slice = value.getDefiningOp<MemDescSliceOp>()) {
@@ -81,7 +82,9 @@ resolveWindow(Value value) {
       o += s;
     value = slice.getSrc();
   }
-  return {value.getDefiningOp<LocalAllocOp>(), offsets};
+  if (!isa_and_nonnull<LocalAllocOp, MemDescIndexOp>(value.getDefiningOp()))
+    return {};
+  return {cast<MemDescType>(value.getType()), offsets};
 }
 
 /// Calls `body(reg, count, byteOffset)` for each run of registers of `map`
@@ -216,14 +219,13 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
   matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto [alloc, offsets] = resolveWindow(op.getSrc());
-    if (!alloc)
-      return op.emitOpError("reads a buffer that is not a local_alloc in the "
-                            "same block");
+    auto [bufferType, offsets] = resolveWindow(op.getSrc());
+    if (!bufferType)
+      return op.emitOpError("reads a buffer that is neither a local_alloc "
+                            "nor one buffer of a local_buffer");
     const KernelIds &ids = state.idsFor(op);
     RankedTensorType type = op.getType();
     LaneMap map = getLaneMap(type);
-    MemDescType bufferType = alloc.getType();
     Type element = type.getElementType();
     Type stored = memoryType(element);
     int64_t bytes = memoryBytes(element);
@@ -256,13 +258,27 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
 };
 } // namespace
 
-int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes) {
+int64_t mla::gpu::ldsBufferStride(MemDescType buffers, unsigned waveSize) {
+  int64_t elements = buffers.getNumElements() / buffers.getShape().front();
+  return llvm::alignTo(elements * memoryBytes(buffers.getElementType()),
+                       waveSize * 16);
+}
+
+int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
+                                   unsigned waveSize) {
   int64_t next = llvm::alignTo(scratchBytes, 16);
-  kernel->walk([&](LocalAllocOp alloc) {
-    MemDescType type = alloc.getType();
-    alloc.setOffset(next);
-    next = llvm::alignTo(
-        next + type.getNumElements() * memoryBytes(type.getElementType()), 16);
+  kernel->walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+      MemDescType type = alloc.getType();
+      alloc.setOffset(next);
+      next = llvm::alignTo(
+          next + type.getNumElements() * memoryBytes(type.getElementType()),
+          16);
+    } else if (auto buffers = dyn_cast<LocalBufferOp>(op)) {
+      MemDescType type = buffers.getType();
+      buffers.setOffset(next);
+      next += type.getShape().front() * ldsBufferStride(type, waveSize);
+    }
   });
   return next;
 }

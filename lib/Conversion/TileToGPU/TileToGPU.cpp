@@ -44,7 +44,7 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
   kernel.walk([&](Operation *op) {
     scratch = std::max(scratch, scratchBytes(op, waveSize));
   });
-  int64_t ldsBytes = assignLdsOffsets(kernel, scratch);
+  int64_t ldsBytes = assignLdsOffsets(kernel, scratch, waveSize);
   if (ldsBytes > state.target.chip().ldsBytes) {
     // An instance shares its generic kernel's location: name it.
     kernel.emitOpError() << "@" << kernel.getSymName() << " needs "
@@ -89,6 +89,7 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
   ids.lane = arith::RemUIOp::create(b, loc, ids.threadId,
                                     indexConst(b, loc, waveSize));
   ids.warp = state.target.warpId(b, loc, ids.threadId);
+  ids.numWarps = warps.getInt();
   if (lds)
     ids.lds = LLVM::AddressOfOp::create(b, loc, lds);
   state.kernels[func] = ids;
@@ -136,6 +137,7 @@ struct ConvertTileToGPUPass
     populateDotPatterns(converter, patterns, state);
     populateDequantPatterns(converter, patterns, state);
     populateSharedPatterns(converter, patterns, state);
+    populateAsyncCopyPatterns(converter, patterns, state);
     populateFunctionOpInterfaceTypeConversionPattern<mlir::gpu::GPUFuncOp>(
         patterns, converter);
 
@@ -159,6 +161,8 @@ struct ConvertTileToGPUPass
                                                          target);
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
       return signalPassFailure();
+    for (auto func : gpuModule.getOps<mlir::gpu::GPUFuncOp>())
+      separateLdsCopies(func);
   }
 };
 } // namespace

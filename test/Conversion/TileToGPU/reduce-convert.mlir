@@ -12,7 +12,7 @@
 // CHECK: gpu.shuffle xor %{{.*}}, %c8_i32
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32
 // CHECK: gpu.shuffle xor %{{.*}}, %c32_i32
-// CHECK-NOT: gpu.barrier
+// CHECK-NOT: rocdl.s.barrier
 // CHECK: gpu.return
 tile.kernel @lanes(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
   %c0 = arith.constant 0 : index
@@ -32,9 +32,9 @@ tile.kernel @lanes(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} 
 // CHECK: llvm.mlir.global internal @warps_lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1024 x i8>
 // CHECK-LABEL: gpu.func @warps
 // CHECK: arith.addf
-// CHECK: gpu.barrier
+// CHECK: rocdl.s.barrier
 // CHECK: llvm.store %{{.*}} : f32, !llvm.ptr<3>
-// CHECK: gpu.barrier
+// CHECK: rocdl.s.barrier
 // CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 tile.kernel @warps(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
   %c0 = arith.constant 0 : index
@@ -54,12 +54,12 @@ tile.kernel @warps(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} 
 #mma = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [4, 1]>
 // CHECK: llvm.mlir.global internal @exchange_lds() {{.*}} : !llvm.array<4096 x i8>
 // CHECK-LABEL: gpu.func @exchange
-// CHECK: gpu.barrier
+// CHECK: rocdl.s.barrier
 // CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-// CHECK: gpu.barrier
+// CHECK: rocdl.s.barrier
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
 // A conversion between layouts with the same lanes only renumbers registers.
-// CHECK-NOT: gpu.barrier
+// CHECK-NOT: rocdl.s.barrier
 // CHECK: vector.shuffle
 tile.kernel @exchange(%x: !tile.ptr<bf16>) attributes {tilegpu.num_warps = 4 : i32} {
   %c0 = arith.constant 0 : index

@@ -95,5 +95,49 @@ LogicalResult LocalLoadOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Asynchronous copies into LDS
+//===----------------------------------------------------------------------===//
+
+LogicalResult LocalBufferOp::verify() {
+  MemDescType type = getType();
+  if (type.getRank() < 2)
+    return emitOpError("needs a leading dimension counting the buffers");
+  if (type.getLayout().getOrder().size() != static_cast<size_t>(type.getRank()))
+    return emitOpError("shared layout order must list every dimension");
+  if (type.getLayout().getOrder().back() != 0)
+    return emitOpError("buffers must be the slowest dimension of the layout");
+  return success();
+}
+
+LogicalResult MemDescIndexOp::verify() {
+  MemDescType src = getSrc().getType(), type = getType();
+  SharedAttr from = src.getLayout(), to = type.getLayout();
+  if (src.getElementType() != type.getElementType() ||
+      src.getShape().drop_front() != type.getShape())
+    return emitOpError() << "result " << type << " must be one buffer of "
+                         << src;
+  SmallVector<unsigned> order;
+  for (unsigned d : from.getOrder())
+    if (d != 0)
+      order.push_back(d - 1);
+  if (from.getVec() != to.getVec() || from.getPerPhase() != to.getPerPhase() ||
+      from.getMaxPhase() != to.getMaxPhase() || to.getOrder() != ArrayRef(order))
+    return emitOpError("result layout must be the buffers' layout without "
+                       "their leading dimension");
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  mla::tile::ViewType view = getView().getType();
+  MemDescType dst = getDst().getType();
+  if (getIndices().size() != static_cast<size_t>(view.getRank()))
+    return emitOpError() << "needs " << view.getRank() << " indices";
+  if (dst.getRank() != view.getRank() ||
+      dst.getElementType() != view.getElementType())
+    return emitOpError() << "buffer " << dst << " must hold a tile of " << view;
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"

@@ -6,17 +6,20 @@
 // the load needs is recomputed for the next iteration (its slice of
 // side-effect-free ops over loop-invariant values and the induction variable);
 // loads that depend on loop-carried values, and loops that store to memory,
-// stay as they are.
+// stay as they are. A tile that only goes to LDS is instead copied straight
+// into one of two LDS buffers where the chip can (no registers carried).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LaunchKeys.h"
+#include "mla/Dialect/TileGPU/IR/LdsCopy.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 #include "mla/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -62,7 +65,7 @@ static std::optional<SmallVector<Operation *>> operandSlice(scf::ForOp loop,
 /// (local_alloc) are not; an op whose effects are unknown may be.
 static bool mayWriteLoadedMemory(scf::ForOp loop) {
   WalkResult result = loop.getBody()->walk([](Operation *op) {
-    if (isa<LocalAllocOp>(op) ||
+    if (isa<LocalAllocOp, AsyncCopyOp, AsyncWaitOp>(op) ||
         op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
       return WalkResult::advance();
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
@@ -127,6 +130,127 @@ static LogicalResult pipeline(RewriterBase &rewriter, scf::ForOp loop,
   return success();
 }
 
+/// A tile load of a loop body whose one user is a local_alloc, and the ops
+/// its operands need.
+struct StagedLoad {
+  tile::LoadOp load;
+  LocalAllocOp alloc;
+  SmallVector<Operation *> slice;
+};
+
+/// The loads of `loop` that can be copied into LDS asynchronously on
+/// `chip`: unmasked, padded with zero, staged right away, and copyable in
+/// chunks (getLdsCopyBytes).
+static SmallVector<StagedLoad> stagedLoads(scf::ForOp loop,
+                                           const ChipInfo &chip) {
+  SmallVector<StagedLoad> result;
+  if (mayWriteLoadedMemory(loop))
+    return result;
+  for (auto load : loop.getBody()->getOps<tile::LoadOp>()) {
+    auto alloc = dyn_cast<LocalAllocOp>(
+        load->hasOneUse() ? *load->user_begin() : nullptr);
+    Value pad = load.getPad();
+    if (!alloc || alloc->getBlock() != load->getBlock() || load.getMask() ||
+        (pad && !matchPattern(pad, m_Zero()) &&
+         !matchPattern(pad, m_PosZeroFloat())) ||
+        !getLdsCopyBytes(chip, load.getView(), load.getIndices(),
+                         alloc.getType()))
+      continue;
+    std::optional<SmallVector<Operation *>> slice = operandSlice(loop, load);
+    if (slice)
+      result.push_back({load, alloc, std::move(*slice)});
+  }
+  return result;
+}
+
+/// `type` with a leading dimension of `count` buffers.
+static MemDescType buffersOf(MemDescType type, int64_t count) {
+  SharedAttr layout = type.getLayout();
+  SmallVector<int64_t> shape = {count};
+  llvm::append_range(shape, type.getShape());
+  SmallVector<unsigned> order;
+  for (unsigned d : layout.getOrder())
+    order.push_back(d + 1);
+  order.push_back(0);
+  return MemDescType::get(
+      type.getContext(), shape, type.getElementType(),
+      SharedAttr::get(type.getContext(), layout.getVec(), layout.getPerPhase(),
+                      layout.getMaxPhase(), order));
+}
+
+/// Starts the copy of `staged`'s tile for induction value `iv` into buffer
+/// `stage` of `buffers`.
+static void copyAt(OpBuilder &b, Location loc, Value inductionVar, Value iv,
+                   StagedLoad staged, Value buffers, Value stage) {
+  IRMapping mapping;
+  mapping.map(inductionVar, iv);
+  for (Operation *op : staged.slice)
+    b.clone(*op, mapping);
+  auto dst = MemDescIndexOp::create(b, loc, staged.alloc.getType(), buffers,
+                                    stage);
+  SmallVector<Value> indices;
+  for (Value index : staged.load.getIndices())
+    indices.push_back(mapping.lookupOrDefault(index));
+  AsyncCopyOp::create(b, loc, mapping.lookupOrDefault(staged.load.getView()),
+                      indices, dst);
+}
+
+/// Double-buffers the tiles of `staged` in LDS: buffer 0 is filled before
+/// the loop; each iteration starts the next tile's copies into the other
+/// buffer, waits for its own and reads them.
+static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
+                                        MutableArrayRef<StagedLoad> staged) {
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<Value> buffers;
+  for (StagedLoad &s : staged) {
+    buffers.push_back(LocalBufferOp::create(
+        rewriter, loc, buffersOf(s.alloc.getType(), 2), IntegerAttr()));
+    copyAt(rewriter, loc, loop.getInductionVar(), loop.getLowerBound(), s,
+           buffers.back(), zero);
+  }
+
+  // The loop carries the buffer this iteration reads.
+  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+      rewriter, zero, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &b, Location, ArrayRef<BlockArgument> stage) {
+        return SmallVector<Value>{stage.front()};
+      });
+  if (failed(replaced))
+    return failure();
+  auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+  Value stage = newLoop.getRegionIterArgs().back();
+  Operation *yield = newLoop.getBody()->getTerminator();
+
+  rewriter.setInsertionPointToStart(newLoop.getBody());
+  Value nextStage = arith::XOrIOp::create(rewriter, loc, stage, one);
+  rewriter.modifyOpInPlace(yield, [&] {
+    yield->setOperand(yield->getNumOperands() - 1, nextStage);
+  });
+  Value iv = newLoop.getInductionVar();
+  Value nextIv = arith::AddIOp::create(rewriter, loc, iv, newLoop.getStep());
+  for (auto [s, bufs] : llvm::zip(staged, buffers))
+    copyAt(rewriter, loc, iv, nextIv, s, bufs, nextStage);
+  AsyncWaitOp::create(rewriter, loc, staged.size());
+  for (auto [s, bufs] : llvm::zip(staged, buffers)) {
+    Value current = MemDescIndexOp::create(rewriter, loc, s.alloc.getType(),
+                                           bufs, stage);
+    rewriter.replaceAllUsesWith(s.alloc.getResult(), current);
+    rewriter.eraseOp(s.alloc);
+    rewriter.eraseOp(s.load);
+    for (Operation *op : llvm::reverse(s.slice))
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+  }
+
+  // No copy may still be landing in LDS once the loop is done.
+  rewriter.setInsertionPointAfter(newLoop);
+  AsyncWaitOp::create(rewriter, loc, 0);
+  return success();
+}
+
 /// The KV tiles in flight per loop of `kernel`: its launch key `stages`,
 /// else the pass option; 1 (no pipelining) or 2.
 static FailureOr<unsigned> stagesOf(tile::KernelOp kernel, unsigned fallback) {
@@ -148,6 +272,11 @@ struct PipelineLoadsPass
           << "stages must be 1 or 2, not " << unsigned(stages);
       return signalPassFailure();
     }
+    const ChipInfo *chipInfo = nullptr;
+    if (!chip.empty() && !(chipInfo = lookupChip(chip))) {
+      getOperation().emitError() << "unknown chip '" << chip << "'";
+      return signalPassFailure();
+    }
     IRRewriter rewriter(&getContext());
     for (auto kernel : getOperation().getOps<tile::KernelOp>()) {
       FailureOr<unsigned> count = stagesOf(kernel, stages);
@@ -155,6 +284,15 @@ struct PipelineLoadsPass
         return signalPassFailure();
       if (*count < 2)
         continue;
+      if (chipInfo) {
+        SmallVector<scf::ForOp> loops;
+        kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+        for (scf::ForOp loop : loops) {
+          SmallVector<StagedLoad> staged = stagedLoads(loop, *chipInfo);
+          if (!staged.empty())
+            (void)pipelineThroughLds(rewriter, loop, staged);
+        }
+      }
       SmallVector<tile::LoadOp> loads;
       kernel.walk([&](tile::LoadOp load) {
         if (isa_and_nonnull<scf::ForOp>(load->getParentOp()))

@@ -28,6 +28,9 @@ struct ChipInfo {
   /// The matrix-core instruction for bf16/f16 operands with f32 results.
   MmaKind mmaKind;
   unsigned mmaM, mmaN, mmaK;
+  /// The widest per-lane copy from global memory straight into LDS, in
+  /// bytes (powers of two up to it); 0 when the lowering has none.
+  unsigned maxLdsCopyBytes;
 
   bool isAMD() const { return family != ChipFamily::Hopper; }
 };

@@ -120,6 +120,15 @@ def TileGPUPipelineLoads : Pass<"tilegpu-pipeline-loads", "::mlir::ModuleOp"> {
     `stages` applies to kernels that do not say. The carried tile costs
     its registers across the whole loop body.
 
+    A tile that only goes to LDS (its one user a `tilegpu.local_alloc`)
+    costs no registers where `chip` copies from global memory straight into
+    LDS (see LdsCopy.h): it gets two LDS buffers (`tilegpu.local_buffer`),
+    the first tile is copied into buffer 0 before the loop, and each
+    iteration starts the copy of the next tile into the other buffer
+    (`tilegpu.async_copy`), waits for the current one
+    (`tilegpu.async_wait {pending = copies per iteration}`) and reads it.
+    After the loop every copy is waited for.
+
     Before:
     ```mlir
     scf.for %t = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (...) {
@@ -143,6 +152,9 @@ def TileGPUPipelineLoads : Pass<"tilegpu-pipeline-loads", "::mlir::ModuleOp"> {
   let options = [
     Option<"stages", "stages", "unsigned", /*default=*/"1",
            "Tiles in flight for kernels whose launch keys do not say (1 or 2)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip (gfx950, gfx942 or sm_90); staged tiles are copied "
+           "into LDS asynchronously where it can. Empty: carried in registers">,
   ];
 }
 

@@ -1,0 +1,264 @@
+//===- AsyncCopy.cpp - Copies from global memory straight into LDS --------===//
+//
+// A local_buffer lowers to the byte offset of its first buffer in the
+// kernel's LDS block, memdesc_index to the offset of one buffer. An
+// async_copy splits its buffer into runs of (wave size x chunk) bytes, one
+// copy instruction each, dealt round-robin to the warps: a lane's slot in a
+// run is a position in the buffer, which the inverse of the shared layout's
+// swizzle turns into the tile element whose chunk the lane loads. An
+// async_wait waits for the memory instructions of the copies it covers and
+// then for every warp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuLowering.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Dialect/TileGPU/IR/LdsCopy.h"
+#include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mla;
+using namespace mla::gpu;
+using namespace mla::tilegpu;
+
+/// The copy instructions each warp issues for `op`, at least: the copies of
+/// the tile dealt round-robin to `numWarps` warps.
+static int64_t copiesPerWarp(AsyncCopyOp op, const GpuTarget &target,
+                             int64_t numWarps) {
+  MemDescType type = op.getDst().getType();
+  int64_t chunk =
+      getLdsCopyBytes(target.chip(), op.getView(), op.getIndices(), type);
+  int64_t bytes = type.getNumElements() * memoryBytes(type.getElementType());
+  int64_t copies = llvm::divideCeil(bytes, target.chip().waveSize * chunk);
+  return copies / numWarps;
+}
+
+namespace {
+struct LocalBufferLowering : OpConversionPattern<LocalBufferOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LocalBufferOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> offset = op.getOffset();
+    if (!offset)
+      return op.emitOpError("has no LDS offset");
+    rewriter.replaceOp(op, i32Const(rewriter, op.getLoc(), *offset));
+    return success();
+  }
+};
+
+struct MemDescIndexLowering : OpConversionPattern<MemDescIndexOp> {
+  MemDescIndexLowering(GpuTypeConverter &converter, MLIRContext *ctx,
+                       LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(MemDescIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t stride = ldsBufferStride(op.getSrc().getType(), state.waveSize());
+    Value offset = arith::MulIOp::create(
+        rewriter, loc, toI32(rewriter, loc, adaptor.getIndex()),
+        i32Const(rewriter, loc, stride));
+    rewriter.replaceOp(
+        op, arith::AddIOp::create(rewriter, loc, adaptor.getSrc(), offset));
+    return success();
+  }
+  LoweringState &state;
+};
+
+struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
+  AsyncCopyLowering(GpuTypeConverter &converter, MLIRContext *ctx,
+                    LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(AsyncCopyOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const GpuTarget &target = state.target;
+    MemDescType type = op.getDst().getType();
+    int64_t chunk =
+        getLdsCopyBytes(target.chip(), op.getView(), op.getIndices(), type);
+    if (!chunk)
+      return op.emitOpError() << "cannot copy this tile straight into LDS on "
+                              << target.chip().name;
+    const KernelIds &ids = state.idsFor(op);
+    GpuView view(adaptor.getView());
+    int64_t elementBytes = memoryBytes(type.getElementType());
+    int64_t tileBytes = type.getNumElements() * elementBytes;
+    int64_t waveBytes = state.waveSize() * chunk;
+    int64_t copies = llvm::divideCeil(tileBytes, waveBytes);
+    Value numBytes = viewExtentBytes(rewriter, loc, view, elementBytes);
+    Value resource = target.globalResource(rewriter, loc, view.base, numBytes);
+    Value row0 = adaptor.getIndices()[0].front();
+    Value col0 = adaptor.getIndices()[1].front();
+    Value buffer = adaptor.getDst().front();
+    // Rows past the view copy zero (the columns are inside it,
+    // getLdsCopyBytes); the next tile may start past the view's end.
+    Value rowsLeft = arith::MaxSIOp::create(
+        rewriter, loc,
+        arith::SubIOp::create(rewriter, loc, view.sizes[0], row0),
+        indexConst(rewriter, loc, 0));
+
+    // Earlier readers of the buffer are done before it is overwritten; a
+    // run of copies needs one barrier.
+    if (!isa_and_nonnull<AsyncCopyOp>(op->getPrevNode()))
+      target.barrier(rewriter, loc);
+    Value laneBytes = arith::MulIOp::create(rewriter, loc, ids.lane,
+                                            indexConst(rewriter, loc, chunk));
+    for (int64_t round = 0; round * ids.numWarps < copies; ++round) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      int64_t active =
+          std::min<int64_t>(ids.numWarps, copies - round * ids.numWarps);
+      if (active < ids.numWarps) {
+        Value takesPart =
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  ids.warp, indexConst(rewriter, loc, active));
+        auto branch = scf::IfOp::create(rewriter, loc, takesPart,
+                                        /*withElseRegion=*/false);
+        rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
+      }
+      Value copy = arith::AddIOp::create(
+          rewriter, loc, ids.warp,
+          indexConst(rewriter, loc, round * ids.numWarps));
+      Value runStart = arith::MulIOp::create(
+          rewriter, loc, copy, indexConst(rewriter, loc, waveBytes));
+      Value slot = arith::AddIOp::create(rewriter, loc, runStart, laneBytes);
+      auto [row, col] = tileElementAt(rewriter, loc, type, slot);
+      Value valid = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, row, rowsLeft);
+      Value viewRow = arith::AddIOp::create(rewriter, loc, row0, row);
+      if ((round + 1) * ids.numWarps >= copies && tileBytes % waveBytes)
+        valid = arith::AndIOp::create(
+            rewriter, loc, valid,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  slot, indexConst(rewriter, loc, tileBytes)));
+      Value element = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, viewRow, view.strides[0]),
+          arith::AddIOp::create(rewriter, loc, col0, col));
+      Value offset =
+          toI32(rewriter, loc,
+                arith::MulIOp::create(rewriter, loc, element,
+                                      indexConst(rewriter, loc, elementBytes)));
+      Value ldsBase =
+          ldsAddress(rewriter, loc, ids,
+                     arith::AddIOp::create(rewriter, loc, buffer,
+                                           toI32(rewriter, loc, runStart)));
+      target.copyToLds(rewriter, loc, resource, offset, valid, numBytes,
+                       ldsBase, chunk);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// The (row, column) of the tile element stored at byte `slot` of a
+  /// buffer of `type` (rank 2, row-major): the swizzle XORs the group index
+  /// with the row's phase, which is its own inverse.
+  static std::pair<Value, Value> tileElementAt(OpBuilder &b, Location loc,
+                                               MemDescType type, Value slot) {
+    SharedAttr layout = type.getLayout();
+    int64_t columns = type.getShape()[1];
+    Value element = arith::DivUIOp::create(
+        b, loc, slot, indexConst(b, loc, memoryBytes(type.getElementType())));
+    Value row =
+        arith::DivUIOp::create(b, loc, element, indexConst(b, loc, columns));
+    Value col =
+        arith::RemUIOp::create(b, loc, element, indexConst(b, loc, columns));
+    if (layout.getMaxPhase() > 1) {
+      Value vec = indexConst(b, loc, layout.getVec());
+      Value phase = arith::RemUIOp::create(
+          b, loc,
+          arith::DivUIOp::create(b, loc, row,
+                                 indexConst(b, loc, layout.getPerPhase())),
+          indexConst(b, loc, layout.getMaxPhase()));
+      Value group = arith::XOrIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, col, vec), phase);
+      col = arith::AddIOp::create(b, loc,
+                                  arith::MulIOp::create(b, loc, group, vec),
+                                  arith::RemUIOp::create(b, loc, col, vec));
+    }
+    return {row, col};
+  }
+  LoweringState &state;
+};
+
+struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
+  AsyncWaitLowering(GpuTypeConverter &converter, MLIRContext *ctx,
+                    LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(AsyncWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // The copies that may stay in flight are the latest `pending` ones
+    // before the wait in its block; the instructions of those are what
+    // the warp may leave outstanding.
+    int64_t copiesLeft = op.getPending(), instructions = 0;
+    const KernelIds &ids = state.idsFor(op);
+    for (Operation *prev = op->getPrevNode(); prev && copiesLeft;
+         prev = prev->getPrevNode())
+      if (auto copy = dyn_cast<AsyncCopyOp>(prev)) {
+        instructions += copiesPerWarp(copy, state.target, ids.numWarps);
+        --copiesLeft;
+      }
+    if (copiesLeft)
+      return op.emitOpError() << "leaves " << op.getPending()
+                              << " copies in flight but follows fewer in "
+                                 "its block";
+    state.target.waitForMemory(rewriter, op.getLoc(), instructions);
+    state.target.barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+  LoweringState &state;
+};
+} // namespace
+
+void mla::gpu::separateLdsCopies(Operation *func) {
+  auto isLds = [](Value v) {
+    auto ptr = dyn_cast<LLVM::LLVMPointerType>(v.getType());
+    return ptr && ptr.getAddressSpace() == 3;
+  };
+  SmallVector<LLVM::AliasAnalysisOpInterface> accesses, copies;
+  func->walk([&](LLVM::AliasAnalysisOpInterface op) {
+    if (auto load = dyn_cast<LLVM::LoadOp>(*op)) {
+      if (isLds(load.getAddr()))
+        accesses.push_back(op);
+    } else if (auto store = dyn_cast<LLVM::StoreOp>(*op)) {
+      if (isLds(store.getAddr()))
+        accesses.push_back(op);
+    } else if (llvm::any_of(op->getOperands(), isLds)) {
+      copies.push_back(op);
+    }
+  });
+  if (copies.empty())
+    return;
+  MLIRContext *ctx = func->getContext();
+  auto domain = LLVM::AliasScopeDomainAttr::get(
+      ctx, StringAttr::get(ctx, "LDS accesses and copies into LDS"));
+  auto accessScope = ArrayAttr::get(
+      ctx, LLVM::AliasScopeAttr::get(domain, StringAttr::get(ctx, "accesses")));
+  auto copyScope = ArrayAttr::get(
+      ctx, LLVM::AliasScopeAttr::get(domain, StringAttr::get(ctx, "copies")));
+  for (LLVM::AliasAnalysisOpInterface op : accesses) {
+    op.setAliasScopes(accessScope);
+    op.setNoAliasScopes(copyScope);
+  }
+  for (LLVM::AliasAnalysisOpInterface op : copies) {
+    op.setAliasScopes(copyScope);
+    op.setNoAliasScopes(accessScope);
+  }
+}
+
+void mla::gpu::populateAsyncCopyPatterns(GpuTypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         LoweringState &state) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<LocalBufferLowering>(converter, ctx);
+  patterns.add<MemDescIndexLowering, AsyncCopyLowering, AsyncWaitLowering>(
+      converter, ctx, state);
+}

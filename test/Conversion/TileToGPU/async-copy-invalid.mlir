@@ -1,0 +1,34 @@
+// RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx950 -split-input-file -verify-diagnostics
+// RUN: not mla-opt %s --convert-tile-to-gpu=chip=sm_90 -split-input-file 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SM90
+
+// A wait that would leave more copies in flight than precede it in its
+// block is refused.
+tile.kernel @wait(%x: !tile.ptr<bf16>)
+    attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
+  // expected-error @below {{leaves 1 copies in flight but follows fewer in its block}}
+  // expected-error @below {{failed to legalize}}
+  tilegpu.async_wait {pending = 1}
+  tile.return
+}
+
+// -----
+
+// Columns bounded by the view (its row length is only known at run time)
+// cannot be copied straight into LDS; sm_90 has no such copies here.
+// SM90: error: 'tilegpu.async_copy' op cannot copy this tile straight into LDS on sm_90
+#shared = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#shared3 = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>
+tile.kernel @columns(%x: !tile.ptr<bf16>, %n: i32)
+    attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %cols = arith.index_cast %n : i32 to index
+  %v = tile.view %x sizes [32, %cols] strides [%cols, 1] : !tile.ptr<bf16> -> !tile.view<32x?xbf16>
+  %bufs = tilegpu.local_buffer : !tilegpu.memdesc<2x32x64xbf16, #shared3>
+  %b = tilegpu.memdesc_index %bufs[%c0] : !tilegpu.memdesc<2x32x64xbf16, #shared3> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  // expected-error @below {{cannot copy this tile straight into LDS on gfx950}}
+  // expected-error @below {{failed to legalize}}
+  tilegpu.async_copy %v[%c0, %c0], %b : !tile.view<32x?xbf16> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  tilegpu.async_wait {pending = 0}
+  tile.return
+}

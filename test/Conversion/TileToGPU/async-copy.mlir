@@ -1,0 +1,42 @@
+// RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx950 -canonicalize -cse \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,GFX950
+// RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx942 -canonicalize -cse \
+// RUN:   | FileCheck %s --check-prefixes=CHECK,GFX942
+
+// A 32x64 bf16 tile (4 KiB) copied into buffer 1 of two: each wave copies
+// runs of 64 lanes x 16 bytes on gfx950 (4 runs, one per wave) and 64 x 4
+// bytes on gfx942 (16 runs, four per wave), with the LDS address of the run
+// (the same in every lane) and each lane's global offset, then waits for
+// its copies (pending = 0: every copy instruction) and the other waves.
+// LDS reads are marked apart from the copies (alias scopes), so the backend
+// does not wait for copies in flight before them.
+// CHECK-LABEL: gpu.func @copy
+// GFX950-DAG: %[[BYTES:.*]] = llvm.mlir.constant(16 : i32)
+// GFX942-DAG: %[[BYTES:.*]] = llvm.mlir.constant(4 : i32)
+// CHECK: rocdl.s.barrier
+// GFX950-COUNT-1: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %[[BYTES]], {{.*}} {alias_scopes = [#[[$COPIES:.*]]], noalias_scopes = [#[[$ACCESSES:.*]]]}
+// GFX950-NOT: rocdl.raw.ptr.buffer.load.lds
+// GFX942-COUNT-4: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %[[BYTES]], {{.*}} {alias_scopes = [#[[$COPIES:.*]]], noalias_scopes = [#[[$ACCESSES:.*]]]}
+// GFX942-NOT: rocdl.raw.ptr.buffer.load.lds
+// CHECK: amdgpu.memory_counter_wait load(0)
+// CHECK-NEXT: llvm.fence syncscope("wavefront") release
+// CHECK-NEXT: rocdl.s.barrier
+// CHECK: llvm.load {{.*}} {alias_scopes = [#[[$ACCESSES]]], alignment = {{[0-9]+}} : i64, noalias_scopes = [#[[$COPIES]]]} : !llvm.ptr<3>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#shared3 = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>
+tile.kernel @copy(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>, %n: i32)
+    attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = arith.index_cast %n : i32 to index
+  %v = tile.view %x sizes [%rows, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<?x64xbf16>
+  %bufs = tilegpu.local_buffer : !tilegpu.memdesc<2x32x64xbf16, #shared3>
+  %b = tilegpu.memdesc_index %bufs[%c1] : !tilegpu.memdesc<2x32x64xbf16, #shared3> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  tilegpu.async_copy %v[%c0, %c0], %b : !tile.view<?x64xbf16> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  tilegpu.async_wait {pending = 0}
+  %t = tilegpu.local_load %b : !tilegpu.memdesc<32x64xbf16, #shared> -> tensor<32x64xbf16, #blocked>
+  %out = tile.view %y sizes [32, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<32x64xbf16>
+  tile.store %t, %out[%c0, %c0] : tensor<32x64xbf16, #blocked>, !tile.view<32x64xbf16>
+  tile.return
+}

@@ -1,0 +1,60 @@
+// RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx950 --tilegpu-stage-operands \
+// RUN:   --tilegpu-pipeline-loads=chip=gfx950 | FileCheck %s
+// RUN: mla-opt %s --tilegpu-assign-layouts=chip=sm_90 --tilegpu-stage-operands \
+// RUN:   --tilegpu-pipeline-loads=chip=sm_90 | FileCheck %s --check-prefix=SM90
+// RUN: not mla-opt %s --tilegpu-assign-layouts=chip=gfx950 \
+// RUN:   --tilegpu-pipeline-loads=chip=gfx951 2>&1 | FileCheck %s --check-prefix=CHIP
+
+// B only goes to LDS, and the chip copies global memory straight into LDS:
+// two LDS buffers, the first tile copied before the loop, the next one
+// into the other buffer first thing in each iteration, then a wait for
+// the current one (one copy per iteration may stay in flight) and reads
+// of it; every copy is waited for after the loop. A's columns are bounded
+// by the view (a dynamic size), so it cannot be copied that way: it is
+// carried in registers, loaded an iteration ahead.
+// CHECK-LABEL: tile.kernel @staged
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[BUFS:.*]] = tilegpu.local_buffer : !tilegpu.memdesc<2x32x64xbf16
+// CHECK: %[[FIRST_BUF:.*]] = tilegpu.memdesc_index %[[BUFS]][%[[ZERO]]]
+// CHECK: tilegpu.async_copy %[[BV:.*]][%[[C0]], %[[C0]]], %[[FIRST_BUF]]
+// CHECK: %[[A0:.*]] = tile.load {{.*}} -> tensor<64x32xbf16
+// CHECK: scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %[[STEP:[^ ]*]] iter_args(%{{.*}} = %{{.*}}, %[[STAGE:.*]] = %[[ZERO]], %[[A:.*]] = %[[A0]])
+// CHECK: %[[NEXT_STAGE:.*]] = arith.xori %[[STAGE]], %[[C1]]
+// CHECK: %[[NEXT_IV:.*]] = arith.addi %[[IV]], %[[STEP]]
+// CHECK: %[[NEXT_BUF:.*]] = tilegpu.memdesc_index %[[BUFS]][%[[NEXT_STAGE]]]
+// CHECK-NEXT: tilegpu.async_copy %[[BV]][%[[NEXT_IV]], %[[C0]]], %[[NEXT_BUF]]
+// CHECK-NEXT: tilegpu.async_wait {pending = 1 : i64}
+// CHECK-NEXT: %[[CUR:.*]] = tilegpu.memdesc_index %[[BUFS]][%[[STAGE]]]
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK: tilegpu.memdesc_slice %[[CUR]][0, 0]
+// CHECK: scf.yield %{{.*}}, %[[NEXT_STAGE]], %{{.*}}
+// CHECK-NEXT: }
+// CHECK-NEXT: tilegpu.async_wait {pending = 0 : i64}
+//
+// sm_90 has no copies into shared memory here: B is carried in registers.
+// SM90-LABEL: tile.kernel @staged
+// SM90-NOT: tilegpu.async_copy
+// SM90: scf.for
+// SM90: tilegpu.local_alloc %{{.*}} : tensor<32x64xbf16
+// CHIP: error: unknown chip 'gfx951'
+tile.kernel @staged(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>, %k: i32)
+    attributes {tile.launch = {grid = [1, 1, 1], stages = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %depth = arith.index_cast %k : i32 to index
+  %av = tile.view %a sizes [64, %depth] strides [%depth, 1] : !tile.ptr<bf16> -> !tile.view<64x?xbf16>
+  %bv = tile.view %b sizes [%depth, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<?x64xbf16>
+  %zero = arith.constant 0.0 : f32
+  %acc0 = tile.splat %zero : tensor<64x64xf32>
+  %acc = scf.for %kk = %c0 to %depth step %c32 iter_args(%acc_i = %acc0) -> tensor<64x64xf32> {
+    %at = tile.load %av[%c0, %kk] : !tile.view<64x?xbf16> -> tensor<64x32xbf16>
+    %bt = tile.load %bv[%kk, %c0] : !tile.view<?x64xbf16> -> tensor<32x64xbf16>
+    %next = tile.dot %at, %bt, %acc_i : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  %cv = tile.view %c sizes [64, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<64x64xf32>
+  tile.store %acc, %cv[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
+  tile.return
+}
