@@ -113,7 +113,7 @@ LogicalResult LocalBufferOp::verify() {
 LogicalResult MemDescIndexOp::verify() {
   MemDescType src = getSrc().getType(), type = getType();
   SharedAttr from = src.getLayout(), to = type.getLayout();
-  if (src.getElementType() != type.getElementType() ||
+  if (src.getRank() == 0 || src.getElementType() != type.getElementType() ||
       src.getShape().drop_front() != type.getShape())
     return emitOpError() << "result " << type << " must be one buffer of "
                          << src;

@@ -147,7 +147,7 @@ static SmallVector<StagedLoad> stagedLoads(scf::ForOp loop,
   if (mayWriteLoadedMemory(loop))
     return result;
   for (auto load : loop.getBody()->getOps<tile::LoadOp>()) {
-    auto alloc = dyn_cast<LocalAllocOp>(
+    auto alloc = dyn_cast_or_null<LocalAllocOp>(
         load->hasOneUse() ? *load->user_begin() : nullptr);
     Value pad = load.getPad();
     if (!alloc || alloc->getBlock() != load->getBlock() || load.getMask() ||
