@@ -136,7 +136,7 @@ public:
   /// buffer_load_{ubyte,ushort,dword,dwordx4} with `lds`: the wave's LDS
   /// address goes through M0.
   void copyToLds(OpBuilder &b, Location loc, Value resource, Value byteOffset,
-                 Value valid, Value numBytes, Value ldsBase,
+                 Value valid, Value numBytes, Value ldsBase, Value lane,
                  int64_t bytes) const override {
     Value offset = outOfRangeUnless(b, loc, byteOffset, valid, numBytes);
     auto i32 = [&](int64_t v) {
@@ -147,11 +147,13 @@ public:
                                          ArrayAttr(), ArrayAttr(), ArrayAttr());
   }
 
-  void waitForMemory(OpBuilder &b, Location loc,
-                     int64_t pending) const override {
-    // gfx9's vmcnt counts up to 63; a smaller count only waits longer.
+  /// s_waitcnt vmcnt counts the wave's instructions; gfx9's counts up to
+  /// 63, and a smaller count only waits longer.
+  void waitForCopies(OpBuilder &b, Location loc, int64_t pendingCopies,
+                     int64_t pendingInstructions) const override {
     amdgpu::MemoryCounterWaitOp::create(
-        b, loc, b.getI32IntegerAttr(std::min<int64_t>(pending, 63)),
+        b, loc,
+        b.getI32IntegerAttr(std::min<int64_t>(pendingInstructions, 63)),
         IntegerAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
   }
 

@@ -149,8 +149,9 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
                      arith::AddIOp::create(rewriter, loc, buffer,
                                            toI32(rewriter, loc, runStart)));
       target.copyToLds(rewriter, loc, resource, offset, valid, numBytes,
-                       ldsBase, chunk);
+                       ldsBase, ids.lane, chunk);
     }
+    target.commitCopies(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
@@ -209,7 +210,8 @@ struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
       return op.emitOpError() << "leaves " << op.getPending()
                               << " copies in flight but follows fewer in "
                                  "its block";
-    state.target.waitForMemory(rewriter, op.getLoc(), instructions);
+    state.target.waitForCopies(rewriter, op.getLoc(), op.getPending(),
+                               instructions);
     state.target.barrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();

@@ -174,8 +174,8 @@ void populateSharedPatterns(GpuTypeConverter &converter,
 int64_t ldsBufferStride(tilegpu::MemDescType buffers, unsigned waveSize);
 
 /// Places every LDS buffer (local_alloc, local_buffer) of `kernel` after
-/// the scratch region, each in its own range; returns the LDS bytes the
-/// kernel needs.
+/// the scratch region, buffers whose live ranges do not overlap sharing
+/// bytes (LdsPlacement.cpp); returns the LDS bytes the kernel needs.
 int64_t assignLdsOffsets(mlir::Operation *kernel, int64_t scratchBytes,
                          unsigned waveSize);
 

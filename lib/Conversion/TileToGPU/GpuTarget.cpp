@@ -23,11 +23,11 @@ void GpuTarget::barrier(OpBuilder &b, Location loc) const {
 }
 
 void GpuTarget::copyToLds(OpBuilder &, Location, Value, Value, Value, Value,
-                          Value, int64_t) const {
+                          Value, Value, int64_t) const {
   llvm_unreachable("the chip has no copies into LDS (maxLdsCopyBytes)");
 }
 
-void GpuTarget::waitForMemory(OpBuilder &, Location, int64_t) const {
+void GpuTarget::waitForCopies(OpBuilder &, Location, int64_t, int64_t) const {
   llvm_unreachable("the chip has no copies into LDS (maxLdsCopyBytes)");
 }
 

@@ -130,6 +130,59 @@ public:
                           alignment(value.getType()));
   }
 
+  /// cp.async (L2 only for 16 bytes), its source size 0 where the lane
+  /// copies zero. cp.async faults on a source not aligned to its size;
+  /// copy offsets are multiples of the size (getLdsCopyBytes), so a view
+  /// whose base is not aligned is copied byte by byte instead.
+  void copyToLds(OpBuilder &b, Location loc, Value resource, Value byteOffset,
+                 Value valid, Value numBytes, Value ldsBase, Value lane,
+                 int64_t bytes) const override {
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 32);
+    Value offset = arith::SelectOp::create(b, loc, valid, byteOffset, zero);
+    Value source = address(b, loc, resource, offset);
+    Value slot = arith::MulIOp::create(
+        b, loc,
+        arith::IndexCastOp::create(b, loc, b.getI32Type(), lane),
+        arith::ConstantIntOp::create(b, loc, bytes, 32));
+    Value destination = LLVM::GEPOp::create(b, loc, ldsBase.getType(),
+                                            b.getI8Type(), ldsBase,
+                                            ValueRange{slot});
+    Value aligned = isAlignedForVector(b, loc, resource, zero, bytes);
+    auto branch = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+    Value size = arith::SelectOp::create(
+        b, loc, valid, arith::ConstantIntOp::create(b, loc, bytes, 32), zero);
+    NVVM::CpAsyncOp::create(
+        b, loc, destination, source, b.getI32IntegerAttr(bytes),
+        NVVM::LoadCacheModifierKindAttr::get(
+            b.getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                        : NVVM::LoadCacheModifierKind::CA),
+        size);
+    b.setInsertionPointToStart(&branch.getElseRegion().front());
+    for (int64_t i = 0; i < bytes; ++i) {
+      Value at = arith::AddIOp::create(
+          b, loc, offset, arith::ConstantIntOp::create(b, loc, i, 32));
+      Value byte = loadGlobal(b, loc, b.getI8Type(), resource, at, valid,
+                              numBytes);
+      Value to = LLVM::GEPOp::create(
+          b, loc, ldsBase.getType(), b.getI8Type(), destination,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(b, loc, byte, to, 1);
+    }
+  }
+
+  void commitCopies(OpBuilder &b, Location loc) const override {
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+
+  /// cp.async.wait_group counts the thread's committed groups, one per
+  /// async_copy.
+  void waitForCopies(OpBuilder &b, Location loc, int64_t pendingCopies,
+                     int64_t pendingInstructions) const override {
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, pendingCopies);
+  }
+
   Value isAlignedForVector(OpBuilder &b, Location loc, Value resource,
                            Value byteOffset, int64_t bytes) const override {
     // ld/st.global.v* fault on addresses not aligned to the access size.

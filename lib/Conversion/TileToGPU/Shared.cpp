@@ -258,31 +258,6 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
 };
 } // namespace
 
-int64_t mla::gpu::ldsBufferStride(MemDescType buffers, unsigned waveSize) {
-  int64_t elements = buffers.getNumElements() / buffers.getShape().front();
-  return llvm::alignTo(elements * memoryBytes(buffers.getElementType()),
-                       waveSize * 16);
-}
-
-int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
-                                   unsigned waveSize) {
-  int64_t next = llvm::alignTo(scratchBytes, 16);
-  kernel->walk([&](Operation *op) {
-    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
-      MemDescType type = alloc.getType();
-      alloc.setOffset(next);
-      next = llvm::alignTo(
-          next + type.getNumElements() * memoryBytes(type.getElementType()),
-          16);
-    } else if (auto buffers = dyn_cast<LocalBufferOp>(op)) {
-      MemDescType type = buffers.getType();
-      buffers.setOffset(next);
-      next += type.getShape().front() * ldsBufferStride(type, waveSize);
-    }
-  });
-  return next;
-}
-
 void mla::gpu::populateSharedPatterns(GpuTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       LoweringState &state) {

@@ -15,7 +15,7 @@ tile.kernel @wait(%x: !tile.ptr<bf16>)
 // -----
 
 // Columns bounded by the view (its row length is only known at run time)
-// cannot be copied straight into LDS; sm_90 has no such copies here.
+// cannot be copied straight into LDS, on any chip.
 // SM90: error: 'tilegpu.async_copy' op cannot copy this tile straight into LDS on sm_90
 #shared = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
 #shared3 = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>

@@ -80,20 +80,25 @@ public:
                                          mlir::Value byteOffset,
                                          int64_t bytes) const;
 
-  /// Starts copying `bytes` bytes (a size `chip().maxLdsCopyBytes` allows)
-  /// from `byteOffset` (i32) of `resource` straight into LDS, at
-  /// `ldsBase` (`!llvm.ptr<3>`, the same in every lane of the warp) plus
-  /// the lane index times `bytes`. Where `valid` is false the lane copies
-  /// zero. The data is there after `waitForMemory` covers the copy.
+  /// Starts copying `bytes` bytes (a size between `chip().minLdsCopyBytes`
+  /// and `maxLdsCopyBytes`) from `byteOffset` (i32) of `resource` straight
+  /// into LDS, at `ldsBase` (`!llvm.ptr<3>`, the same in every lane of the
+  /// warp) plus `lane` (index) times `bytes`. Where `valid` is false the
+  /// lane copies zero. The data is there after `waitForCopies` covers it.
   virtual void copyToLds(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value resource, mlir::Value byteOffset,
                          mlir::Value valid, mlir::Value numBytes,
-                         mlir::Value ldsBase, int64_t bytes) const;
+                         mlir::Value ldsBase, mlir::Value lane,
+                         int64_t bytes) const;
 
-  /// Waits until at most `pending` of this warp's most recent global memory
-  /// instructions (copies into LDS included) are in flight.
-  virtual void waitForMemory(mlir::OpBuilder &b, mlir::Location loc,
-                             int64_t pending) const;
+  /// Ends the copies into LDS of one `tilegpu.async_copy`.
+  virtual void commitCopies(mlir::OpBuilder &b, mlir::Location loc) const {}
+
+  /// Waits until at most the `pendingCopies` most recent `async_copy` ops,
+  /// `pendingInstructions` copy instructions of this warp's, are in flight.
+  virtual void waitForCopies(mlir::OpBuilder &b, mlir::Location loc,
+                             int64_t pendingCopies,
+                             int64_t pendingInstructions) const;
 
   /// Waits until every thread of the program reached this point and its LDS
   /// writes are visible.

@@ -42,7 +42,8 @@ unsigned mla::tilegpu::getLdsCopyBytes(const ChipInfo &chip, Value view,
       return bytes == elementBytes;
     return (strides[0] * elementBytes) % bytes == 0;
   };
-  for (int64_t bytes = chip.maxLdsCopyBytes; bytes >= elementBytes; bytes /= 2)
+  int64_t narrowest = std::max<int64_t>(elementBytes, chip.minLdsCopyBytes);
+  for (int64_t bytes = chip.maxLdsCopyBytes; bytes >= narrowest; bytes /= 2)
     if (fits(bytes))
       return bytes;
   return 0;

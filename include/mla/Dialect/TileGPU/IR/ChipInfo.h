@@ -28,9 +28,9 @@ struct ChipInfo {
   /// The matrix-core instruction for bf16/f16 operands with f32 results.
   MmaKind mmaKind;
   unsigned mmaM, mmaN, mmaK;
-  /// The widest per-lane copy from global memory straight into LDS, in
-  /// bytes (powers of two up to it); 0 when the lowering has none.
-  unsigned maxLdsCopyBytes;
+  /// The narrowest and widest per-lane copies from global memory straight
+  /// into LDS, in bytes (the powers of two between); 0 when there are none.
+  unsigned minLdsCopyBytes, maxLdsCopyBytes;
 
   bool isAMD() const { return family != ChipFamily::Hopper; }
 };

@@ -1,0 +1,129 @@
+//===- LdsPlacement.cpp - Where each LDS buffer of a kernel lives ---------===//
+//
+// The kernel's LDS block starts with the scratch region every layout
+// exchange and cross-wave reduction shares (each bracketed by barriers).
+// Buffers (local_alloc, local_buffer) follow, placed by live range: a
+// buffer lives from its op to the last op that reads or writes it (through
+// its windows), counted at the kernel's top level, so a buffer used inside
+// a loop lives for the whole loop; buffers filled by asynchronous copies
+// live until the wait for every copy. Buffers whose ranges do not overlap
+// share bytes, first fit. Every LDS write starts with a barrier (the
+// lowering of local_alloc and async_copy), so a reused range is never
+// written while an earlier buffer there is still being read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuLowering.h"
+#include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
+
+using namespace mlir;
+using namespace mla;
+using namespace mla::gpu;
+using namespace mla::tilegpu;
+
+namespace {
+/// One buffer: its op, size and live range (positions of the kernel's
+/// top-level ops), and the offset it gets.
+struct Placement {
+  Operation *op;
+  int64_t bytes;
+  int64_t first, last;
+  int64_t offset = 0;
+};
+} // namespace
+
+int64_t mla::gpu::ldsBufferStride(MemDescType buffers, unsigned waveSize) {
+  int64_t elements = buffers.getNumElements() / buffers.getShape().front();
+  return llvm::alignTo(elements * memoryBytes(buffers.getElementType()),
+                       waveSize * 16);
+}
+
+/// Whether `op` is, or contains, a wait for every asynchronous copy.
+static bool waitsForAllCopies(Operation *op) {
+  return op
+      ->walk([](AsyncWaitOp wait) {
+        return wait.getPending() == 0 ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The live range of the buffer `root` defines, as positions in `body`.
+static std::pair<int64_t, int64_t>
+liveRange(Operation *root, Block &body,
+          const DenseMap<Operation *, int64_t> &position) {
+  int64_t first = position.at(body.findAncestorOpInBlock(*root));
+  int64_t last = first;
+  SmallVector<Value> values = {root->getResult(0)};
+  while (!values.empty()) {
+    Value value = values.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      last = std::max(last, position.at(body.findAncestorOpInBlock(*user)));
+      if (isa<MemDescSliceOp, MemDescIndexOp>(user))
+        values.push_back(user->getResult(0));
+    }
+  }
+  // Copies into the buffer may land until every copy is waited for.
+  if (isa<LocalBufferOp>(root)) {
+    auto it = std::next(body.begin(), last);
+    while (it != body.end() && !waitsForAllCopies(&*it))
+      ++it;
+    last = it == body.end() ? int64_t(body.getOperations().size()) - 1
+                            : position.at(&*it);
+  }
+  return {first, last};
+}
+
+int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
+                                   unsigned waveSize) {
+  Block &body = kernel->getRegion(0).front();
+  DenseMap<Operation *, int64_t> position;
+  for (auto [i, op] : llvm::enumerate(body))
+    position[&op] = i;
+
+  SmallVector<Placement> buffers;
+  kernel->walk([&](Operation *op) {
+    int64_t bytes = 0;
+    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+      MemDescType type = alloc.getType();
+      bytes = llvm::alignTo(
+          type.getNumElements() * memoryBytes(type.getElementType()), 16);
+    } else if (auto local = dyn_cast<LocalBufferOp>(op)) {
+      MemDescType type = local.getType();
+      bytes = type.getShape().front() * ldsBufferStride(type, waveSize);
+    } else {
+      return;
+    }
+    auto [first, last] = liveRange(op, body, position);
+    buffers.push_back({op, bytes, first, last});
+  });
+
+  // First fit, in order of first use, among the buffers live at the same
+  // time.
+  llvm::stable_sort(buffers, [](const Placement &a, const Placement &b) {
+    return a.first < b.first;
+  });
+  int64_t start = llvm::alignTo(scratchBytes, 16), end = start;
+  for (auto [i, buffer] : llvm::enumerate(buffers)) {
+    SmallVector<const Placement *> live;
+    for (const Placement &other : ArrayRef(buffers).take_front(i))
+      if (other.first <= buffer.last && buffer.first <= other.last)
+        live.push_back(&other);
+    llvm::sort(live, [](const Placement *a, const Placement *b) {
+      return a->offset < b->offset;
+    });
+    int64_t offset = start;
+    for (const Placement *other : live)
+      if (offset + buffer.bytes > other->offset)
+        offset = std::max(offset, other->offset + other->bytes);
+    buffer.offset = offset;
+    end = std::max(end, offset + buffer.bytes);
+    auto attr = IntegerAttr::get(IntegerType::get(kernel->getContext(), 64),
+                                 offset);
+    if (auto alloc = dyn_cast<LocalAllocOp>(buffer.op))
+      alloc.setOffsetAttr(attr);
+    else
+      cast<LocalBufferOp>(buffer.op).setOffsetAttr(attr);
+  }
+  return end;
+}
