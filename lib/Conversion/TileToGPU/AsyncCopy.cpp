@@ -85,6 +85,11 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     if (!chunk)
       return op.emitOpError() << "cannot copy this tile straight into LDS on "
                               << target.chip().name;
+    // Only local_buffer pads its buffers to whole runs of copies.
+    auto index = op.getDst().getDefiningOp<MemDescIndexOp>();
+    if (!index || !index.getSrc().getDefiningOp<LocalBufferOp>())
+      return op.emitOpError("copies only into one buffer of a "
+                            "tilegpu.local_buffer");
     const KernelIds &ids = state.idsFor(op);
     GpuView view(adaptor.getView());
     int64_t elementBytes = memoryBytes(type.getElementType());

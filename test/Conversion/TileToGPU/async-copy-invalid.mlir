@@ -32,3 +32,21 @@ tile.kernel @columns(%x: !tile.ptr<bf16>, %n: i32)
   tilegpu.async_wait {pending = 0}
   tile.return
 }
+
+// -----
+
+// Only a local_buffer pads its buffers to whole runs of copies, so a copy
+// into a local_alloc (whose last run could spill past it) is refused.
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+tile.kernel @into_alloc(%x: !tile.ptr<bf16>)
+    attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %v = tile.view %x sizes [32, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<32x64xbf16>
+  %t = tile.load %v[%c0, %c0] : !tile.view<32x64xbf16> -> tensor<32x64xbf16, #blocked>
+  %a = tilegpu.local_alloc %t : tensor<32x64xbf16, #blocked> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  // expected-error @below {{copies only into one buffer of a tilegpu.local_buffer}}
+  // expected-error @below {{failed to legalize}}
+  tilegpu.async_copy %v[%c0, %c0], %a : !tile.view<32x64xbf16> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  tile.return
+}
