@@ -315,6 +315,16 @@ static LogicalResult verifyTargetInstancesAttr(Operation *op,
     return op->emitError() << "'" << kTargetInstancesAttrName
                            << "' must be a dictionary from target names to "
                               "instance sets, e.g. {gfx942 = {H = [16]}}";
+  // The targets mla-compile compiles for (emulated chips take their chip's
+  // entry); a misspelled one would silently never apply.
+  static constexpr llvm::StringLiteral kTargets[] = {"host", "gfx950",
+                                                    "gfx942", "sm_90"};
+  for (NamedAttribute entry : dict)
+    if (!llvm::is_contained(kTargets, entry.getName().getValue()))
+      return op->emitError()
+             << "'" << kTargetInstancesAttrName << "' names target '"
+             << entry.getName().getValue()
+             << "'; the targets are host, gfx950, gfx942 and sm_90";
   for (NamedAttribute entry : dict)
     if (failed(verifyInstancesAttr(op, entry.getValue())))
       return op->emitError() << "in '" << kTargetInstancesAttrName
