@@ -200,23 +200,13 @@ struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
   LogicalResult
   matchAndRewrite(AsyncWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // The copies that may stay in flight are the latest `pending` ones
-    // before the wait in its block; the instructions of those are what
-    // the warp may leave outstanding.
-    int64_t copiesLeft = op.getPending(), instructions = 0;
-    const KernelIds &ids = state.idsFor(op);
-    for (Operation *prev = op->getPrevNode(); prev && copiesLeft;
-         prev = prev->getPrevNode())
-      if (auto copy = dyn_cast<AsyncCopyOp>(prev)) {
-        instructions += copiesPerWarp(copy, state.target, ids.numWarps);
-        --copiesLeft;
-      }
-    if (copiesLeft)
+    auto instructions = state.pendingCopyInstructions.find(op);
+    if (instructions == state.pendingCopyInstructions.end())
       return op.emitOpError() << "leaves " << op.getPending()
                               << " copies in flight but follows fewer in "
                                  "its block";
     state.target.waitForCopies(rewriter, op.getLoc(), op.getPending(),
-                               instructions);
+                               instructions->second);
     state.target.barrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
@@ -224,6 +214,24 @@ struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
   LoweringState &state;
 };
 } // namespace
+
+void mla::gpu::countPendingCopies(Operation *kernel, int64_t numWarps,
+                                  LoweringState &state) {
+  // The copies that may stay in flight are the latest `pending` ones
+  // before the wait in its block; the instructions of those are what the
+  // warp may leave outstanding.
+  kernel->walk([&](AsyncWaitOp wait) {
+    int64_t copiesLeft = wait.getPending(), instructions = 0;
+    for (Operation *prev = wait->getPrevNode(); prev && copiesLeft;
+         prev = prev->getPrevNode())
+      if (auto copy = dyn_cast<AsyncCopyOp>(prev)) {
+        instructions += copiesPerWarp(copy, state.target, numWarps);
+        --copiesLeft;
+      }
+    if (!copiesLeft)
+      state.pendingCopyInstructions[wait] = instructions;
+  });
+}
 
 void mla::gpu::separateLdsCopies(Operation *func) {
   auto isLds = [](Value v) {

@@ -37,6 +37,10 @@ struct LoweringState {
   const GpuTarget &target;
   /// Ids of each gpu.func being built.
   llvm::DenseMap<mlir::Operation *, KernelIds> kernels;
+  /// Per async_wait, the copy instructions of its warp it leaves in flight
+  /// (countPendingCopies); absent when fewer copies precede it than it
+  /// leaves pending.
+  llvm::DenseMap<mlir::Operation *, int64_t> pendingCopyInstructions;
 
   /// The ids of the kernel `op` is in.
   const KernelIds &idsFor(mlir::Operation *op) const;
@@ -184,6 +188,12 @@ int64_t assignLdsOffsets(mlir::Operation *kernel, int64_t scratchBytes,
 /// only after the copy is waited for, and the marks keep the backend from
 /// waiting for every copy in flight before each LDS access.
 void separateLdsCopies(mlir::Operation *func);
+
+/// Records, for each async_wait of `kernel` (run with `numWarps` warps),
+/// the copy instructions it leaves in flight, read off the IR before the
+/// conversion changes it.
+void countPendingCopies(mlir::Operation *kernel, int64_t numWarps,
+                        LoweringState &state);
 
 void populateAsyncCopyPatterns(GpuTypeConverter &converter,
                                mlir::RewritePatternSet &patterns,

@@ -45,6 +45,7 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
     scratch = std::max(scratch, scratchBytes(op, waveSize));
   });
   int64_t ldsBytes = assignLdsOffsets(kernel, scratch, waveSize);
+  countPendingCopies(kernel, warps.getInt(), state);
   if (ldsBytes > state.target.chip().ldsBytes) {
     // An instance shares its generic kernel's location: name it.
     kernel.emitOpError() << "@" << kernel.getSymName() << " needs "
