@@ -25,13 +25,16 @@
 // waves announce an instance's sizes to the runtime and the GPU lowering.
 // The program provides every KV format for every head count mla-run
 // accepts, with the default sizes; each GPU target gets its own
-// (tile.target_instances). The AMD chips run 8 waves, so that a wave's
-// share of the 64-row accumulator and of Q leaves the partial kernel within
-// 256 registers (two waves per SIMD), and 2 stages: each KV tile is copied
-// straight into one of two LDS buffers while the other is computed on.
-// MXFP4 takes 32-key tiles on gfx950 and 16-key tiles on gfx942 (decoded in
-// software there); gfx942's 64 KiB of LDS holds two 32-key fp8 tiles and
-// two 16-key bf16 tiles. sm_90 runs 16-row blocks,
+// (tile.target_instances). The AMD chips run 2 stages: the next KV tile's
+// loads are in flight while the current one is computed on. gfx950 runs 8
+// waves, so that a wave's share of the 64-row accumulator and of Q leaves
+// the partial kernel within 256 registers (two waves per SIMD), and copies
+// each tile straight into one of two LDS buffers (16 bytes per lane); MXFP4
+// takes 32-key tiles there. gfx942's copies into LDS move 4 bytes per lane,
+// so its tiles are loaded 16 bytes at a time into registers an iteration
+// ahead, and the registers that costs fit 4 waves of up to 512 (one per
+// SIMD): 32-key tiles in every format (docs/amdgpu.md). sm_90 runs 16-row
+// blocks,
 // whose Q is staged in shared memory (as matrix operands it would take 144
 // registers of each 32-lane warp's threads), with 64-key bf16 tiles (92 KiB
 // of dynamic shared memory) and 32-key fp8 and MXFP4 tiles, the fastest
@@ -78,9 +81,9 @@
 // GFX950: tile.kernel @mla_partial_fp8_h16_waves8_stages2(
 // GFX950: tile.kernel @mla_partial_mxfp4_h128_block_n32_waves8_stages2(
 // RUN: mla-opt %s --tile-specialize=target=gfx942 | FileCheck %s --check-prefix=GFX942
-// GFX942-COUNT-8: tile.kernel @mla_partial_fp8_h{{[0-9]+}}_block_n32_waves8_stages2(
-// GFX942: tile.kernel @mla_partial_bf16_h16_block_n16_waves8_stages2(
-// GFX942: tile.kernel @mla_partial_mxfp4_h128_block_n16_waves8_stages2(
+// GFX942-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_block_n32_stages2(
+// GFX942: tile.kernel @mla_partial_fp8_h16_block_n32_stages2(
+// GFX942: tile.kernel @mla_partial_mxfp4_h128_block_n32_stages2(
 // RUN: mla-opt %s --tile-specialize=target=sm_90 | FileCheck %s --check-prefix=SM90
 // SM90: tile.kernel @mla_partial_bf16_h16_block_m16(
 // SM90: tile.kernel @mla_partial_fp8_h128_block_m16_block_n32(
@@ -154,10 +157,9 @@ tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
                              WAVES = [8], STAGES = [2]},
                             {KV = ["mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
                              BLOCK_N = [32], WAVES = [8], STAGES = [2]}],
-                  gfx942 = [{KV = ["fp8"], H = [16, 32, 48, 64, 80, 96, 112, 128],
-                             BLOCK_N = [32], WAVES = [8], STAGES = [2]},
-                            {KV = ["bf16", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
-                             BLOCK_N = [16], WAVES = [8], STAGES = [2]}],
+                  gfx942 = [{KV = ["bf16", "fp8", "mxfp4"],
+                             H = [16, 32, 48, 64, 80, 96, 112, 128],
+                             BLOCK_N = [32], WAVES = [4], STAGES = [2]}],
                   sm_90 = [{KV = ["bf16"], H = [16, 32, 48, 64, 80, 96, 112, 128],
                             BLOCK_M = [16]},
                            {KV = ["fp8"], H = [16, 32, 48, 64, 80, 96, 112, 128],

@@ -8,8 +8,9 @@ instructions of its inner loop (the longest range from a backward branch's
 target to the branch that holds no other such range: the KV loop of the
 partial kernels) by family: matrix-core, narrow-format
 conversions, exp, LDS reads by width, LDS writes, other LDS, global memory,
-barriers, waits, other vector and scalar instructions. The chip is read
-from the code object unless --mcpu names it.
+barriers, waits, other vector and scalar instructions; then the widths of
+its LDS reads and of its global loads (`.lds`: a load straight into LDS).
+The chip is read from the code object unless --mcpu names it.
 """
 
 import argparse
@@ -33,7 +34,7 @@ FAMILIES = [
     ("salu", r"s_"),
 ]
 
-LINE = re.compile(r"^\s+(\S+)[^/]*//\s*([0-9A-Fa-f]+):")
+LINE = re.compile(r"^\s+(\S+)([^/]*)//\s*([0-9A-Fa-f]+):")
 TARGET = re.compile(r"<([\w.]+)\+0x([0-9a-f]+)>\s*$")
 KERNEL = re.compile(r"^([0-9a-f]+) <([\w.]+)>:$")
 
@@ -54,7 +55,8 @@ def chip_of(path):
 
 
 def kernels(text):
-    """{kernel: [(offset, mnemonic, branch target offset or None)]}."""
+    """{kernel: [(offset, instruction, branch target offset or None)]}, the
+    instruction being its mnemonic with ".lds" for a load into LDS."""
     result, current, start = {}, None, 0
     for line in text.splitlines():
         if m := KERNEL.match(line):
@@ -67,7 +69,10 @@ def kernels(text):
         target = None
         if (t := TARGET.search(line)) and t.group(1) == current:
             target = int(t.group(2), 16)
-        result[current].append((int(m.group(2), 16) - start, m.group(1), target))
+        op = m.group(1)
+        if m.group(2).split()[-1:] == ["lds"]:
+            op += ".lds"
+        result[current].append((int(m.group(3), 16) - start, op, target))
     return result
 
 
@@ -87,6 +92,18 @@ def family(op):
     return "other"
 
 
+def widths(loop, kind):
+    """"width:count,..." of the loop's LDS reads ("ds_read") or global loads
+    ("load"), the width being what follows the family in the mnemonic."""
+    if kind == "ds_read":
+        ops = [op.split("_", 2)[-1] for op in loop if family(op) == "ds_read"]
+    else:
+        ops = [op.split("_load_", 1)[-1] for op in loop
+               if family(op) == "global" and "_load_" in op]
+    counts = collections.Counter(ops)
+    return ",".join(f"{w}:{n}" for w, n in sorted(counts.items())) or "-"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("hsaco")
@@ -100,7 +117,8 @@ def main():
         sys.exit(f"loop_mix.py: error: {args.hsaco}: {run.stderr.strip()}")
     columns = [name for name, _ in FAMILIES]
     print(f"{args.hsaco} ({mcpu}): instructions of each kernel's inner loop")
-    print("kernel " + " ".join(["at", "total"] + columns) + " ds_read_widths")
+    print("kernel " + " ".join(["at", "total"] + columns)
+          + " ds_read_widths global_load_widths")
     for name, code in kernels(run.stdout).items():
         loops = inner_loops(code)
         if not loops:
@@ -108,11 +126,9 @@ def main():
             continue
         start, loop = max(loops, key=lambda entry: len(entry[1]))
         counts = collections.Counter(family(op) for op in loop)
-        widths = collections.Counter(op.split("_", 2)[-1] for op in loop
-                                     if family(op) == "ds_read")
-        width_text = ",".join(f"{w}:{n}" for w, n in sorted(widths.items())) or "-"
         print(" ".join([name, f"{start:#x}", str(len(loop))]
-                       + [str(counts[c]) for c in columns] + [width_text]))
+                       + [str(counts[c]) for c in columns]
+                       + [widths(loop, "ds_read"), widths(loop, "load")]))
 
 if __name__ == "__main__":
     main()

@@ -64,7 +64,7 @@ static std::optional<int64_t> staticStride(Value view, unsigned dim) {
 }
 
 /// Registers per vector access: the first register digit when it walks the
-/// view's unit-stride last dimension, capped at 16 bytes.
+/// view's unit-stride last dimension, capped at kMaxAccessBytes.
 static int64_t vectorRun(const LaneMap &map, Value view, int64_t bytes) {
   std::optional<int64_t> stride = staticStride(view, map.getRank() - 1);
   if (!stride || *stride != 1)
@@ -75,7 +75,7 @@ static int64_t vectorRun(const LaneMap &map, Value view, int64_t bytes) {
     if (f.dim != map.getRank() - 1 || f.stride != 1)
       return 1;
     int64_t run = f.size;
-    while (run * bytes > 16)
+    while (run * bytes > kMaxAccessBytes)
       run /= 2;
     return std::max<int64_t>(run, 1);
   }

@@ -4,6 +4,8 @@
 // RUN:   --tilegpu-pipeline-loads=chip=sm_90 | FileCheck %s --check-prefix=SM90
 // RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx950 --tilegpu-stage-operands \
 // RUN:   --tilegpu-pipeline-loads | FileCheck %s --check-prefix=NOCHIP
+// RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx942 --tilegpu-stage-operands \
+// RUN:   --tilegpu-pipeline-loads=chip=gfx942 | FileCheck %s --check-prefix=NOCHIP
 // RUN: not mla-opt %s --tilegpu-assign-layouts=chip=gfx950 \
 // RUN:   --tilegpu-pipeline-loads=chip=gfx951 2>&1 | FileCheck %s --check-prefix=CHIP
 
@@ -36,7 +38,9 @@
 // CHECK-NEXT: tilegpu.async_wait {pending = 0 : i64}
 //
 // sm_90 copies B with cp.async the same way. Without a chip the pass does
-// not know of such copies, and B is carried in registers.
+// not know of such copies, and B is carried in registers; so it is on
+// gfx942, whose copies into LDS move 4 bytes per lane where a load into
+// registers moves 16.
 // SM90-LABEL: tile.kernel @staged
 // SM90: tilegpu.async_copy
 // SM90: scf.for

@@ -7,7 +7,10 @@
 // side-effect-free ops over loop-invariant values and the induction variable);
 // loads that depend on loop-carried values, and loops that store to memory,
 // stay as they are. A tile that only goes to LDS is instead copied straight
-// into one of two LDS buffers where the chip can (no registers carried).
+// into one of two LDS buffers (no registers carried) on a chip whose copies
+// into LDS are as wide as its global loads (gfx950, sm_90); gfx942's copy 4
+// bytes per lane, so there the tile is carried in registers and loaded 16
+// bytes at a time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -284,7 +287,7 @@ struct PipelineLoadsPass
         return signalPassFailure();
       if (*count < 2)
         continue;
-      if (chipInfo) {
+      if (chipInfo && chipInfo->copiesAsWideAsLoads()) {
         SmallVector<scf::ForOp> loops;
         kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
         for (scf::ForOp loop : loops) {

@@ -19,6 +19,9 @@ namespace mla::tilegpu {
 
 enum class ChipFamily { CDNA3, CDNA4, Hopper };
 
+/// The widest global memory access of one lane on every known chip, bytes.
+constexpr int64_t kMaxAccessBytes = 16;
+
 struct ChipInfo {
   llvm::StringRef name;
   ChipFamily family;
@@ -33,6 +36,12 @@ struct ChipInfo {
   unsigned minLdsCopyBytes, maxLdsCopyBytes;
 
   bool isAMD() const { return family != ChipFamily::Hopper; }
+  /// Whether a copy into LDS moves as many bytes per lane as a global load
+  /// into registers can: only then does prefetching through copies cost no
+  /// instruction width.
+  bool copiesAsWideAsLoads() const {
+    return maxLdsCopyBytes >= kMaxAccessBytes;
+  }
 };
 
 /// The chip called `name` (gfx950, gfx942, sm_90), if known.

@@ -122,10 +122,12 @@ def TileGPUPipelineLoads : Pass<"tilegpu-pipeline-loads", "::mlir::ModuleOp"> {
 
     A tile that only goes to LDS (its one user a `tilegpu.local_alloc`)
     costs no registers where `chip` copies from global memory straight into
-    LDS (see LdsCopy.h): it gets two LDS buffers (`tilegpu.local_buffer`),
-    the first tile is copied into buffer 0 before the loop, and each
-    iteration starts the copy of the next tile into the other buffer
-    (`tilegpu.async_copy`), waits for the current one
+    LDS as many bytes per lane as a global load moves (16: gfx950, sm_90;
+    gfx942's 4-byte copies would cost a quarter of the width, so its tiles
+    keep the register path; see LdsCopy.h). It gets two LDS buffers
+    (`tilegpu.local_buffer`), the first tile is copied into buffer 0
+    before the loop, and each iteration starts the copy of the next tile
+    into the other buffer (`tilegpu.async_copy`), waits for the current one
     (`tilegpu.async_wait {pending = copies per iteration}`) and reads it.
     After the loop every copy is waited for.
 
@@ -154,7 +156,8 @@ def TileGPUPipelineLoads : Pass<"tilegpu-pipeline-loads", "::mlir::ModuleOp"> {
            "Tiles in flight for kernels whose launch keys do not say (1 or 2)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "Target chip (gfx950, gfx942 or sm_90); staged tiles are copied "
-           "into LDS asynchronously where it can. Empty: carried in registers">,
+           "into LDS asynchronously where that is as wide as a global load. "
+           "Empty: carried in registers">,
   ];
 }
 
