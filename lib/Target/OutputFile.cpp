@@ -3,13 +3,35 @@
 #include "mla/Target/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 
 using namespace mlir;
 using namespace mla;
 
+/// Creates a new file named after `model` (its `%` random), registered for
+/// removal on the signals that end the process before it exists: an
+/// interrupt right after the file appears still removes it.
+static std::error_code createRemovedOnSignal(const llvm::Twine &model,
+                                             int &fd,
+                                             llvm::SmallVectorImpl<char> &path) {
+  namespace fs = llvm::sys::fs;
+  std::error_code ec;
+  for (int attempt = 0; attempt < 128; ++attempt) {
+    fs::createUniquePath(model, path, /*MakeAbsolute=*/false);
+    llvm::StringRef name(path.data(), path.size());
+    llvm::sys::RemoveFileOnSignal(name);
+    ec = fs::openFileForWrite(name, fd, fs::CD_CreateNew);
+    if (!ec)
+      return ec;
+    llvm::sys::DontRemoveFileOnSignal(name);
+    if (ec != std::errc::file_exists)
+      return ec;
+  }
+  return ec;
+}
+
 TemporaryFile::TemporaryFile(llvm::StringRef path, int fd) : path(path) {
-  llvm::sys::RemoveFileOnSignal(path);
   stream.emplace(fd, /*shouldClose=*/true);
 }
 
@@ -30,8 +52,8 @@ std::unique_ptr<TemporaryFile>
 TemporaryFile::createFor(llvm::StringRef destination, std::string &error) {
   llvm::SmallString<128> path;
   int fd;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-          destination + "-%%%%%%%%.tmp", fd, path)) {
+  if (std::error_code ec =
+          createRemovedOnSignal(destination + "-%%%%%%%%.tmp", fd, path)) {
     error = (destination + ": cannot create a temporary file: " + ec.message())
                 .str();
     return nullptr;
@@ -44,8 +66,10 @@ TemporaryFile::createScratch(llvm::StringRef prefix, llvm::StringRef suffix,
                              std::string &error) {
   llvm::SmallString<128> path;
   int fd;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile(prefix, suffix, fd, path)) {
+  llvm::SmallString<128> model;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, model);
+  llvm::sys::path::append(model, prefix + "-%%%%%%." + suffix);
+  if (std::error_code ec = createRemovedOnSignal(model, fd, path)) {
     error = "cannot create a temporary file: " + ec.message();
     return nullptr;
   }
