@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -71,6 +72,15 @@ void mla::buildHostPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
+/// Canonicalization and CSE of the lowered kernels, each kernel on its own
+/// thread: past the GPU lowering they are the ops of the gpu.module, and
+/// each is as large as the rest of the pipeline's work on it.
+static void addKernelCleanup(OpPassManager &pm) {
+  OpPassManager &kernel = pm.nest<gpu::GPUModuleOp>().nestAny();
+  kernel.addPass(createCanonicalizerPass());
+  kernel.addPass(createCSEPass());
+}
+
 void mla::buildTileToGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options) {
   buildTileToPrimitivesPipeline(pm);
@@ -87,8 +97,7 @@ void mla::buildTileToGpuPipeline(OpPassManager &pm,
   ConvertTileToGPUOptions lowering;
   lowering.chip = options.chip;
   pm.addPass(createConvertTileToGPU(lowering));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  addKernelCleanup(pm);
 }
 
 void mla::buildTileToGpuLLVMPipeline(OpPassManager &pm,
@@ -98,8 +107,7 @@ void mla::buildTileToGpuLLVMPipeline(OpPassManager &pm,
   llvm.chip = options.chip;
   pm.addPass(createConvertGPUKernelsToLLVM(llvm));
   pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  addKernelCleanup(pm);
 }
 
 void mla::registerPipelines() {

@@ -33,7 +33,7 @@ mla::translateGpuKernels(ModuleOp module, llvm::LLVMContext &context,
       kernels.push_back(
           cast<SymbolOpInterface>(op).getName().str());
   }
-  return translateAndOptimize(*device, context, machine, kernels);
+  return translateToLLVM(*device, context, machine, kernels);
 }
 
 LogicalResult mla::readAMDGPUResources(llvm::MemoryBufferRef codeObject,

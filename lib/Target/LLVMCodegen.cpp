@@ -42,9 +42,9 @@ mla::createTargetMachine(const TargetInfo &target, std::string &error) {
 }
 
 std::unique_ptr<llvm::Module>
-mla::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
-                          llvm::TargetMachine &machine,
-                          llvm::ArrayRef<std::string> exported) {
+mla::translateToLLVM(ModuleOp module, llvm::LLVMContext &context,
+                     llvm::TargetMachine &machine,
+                     llvm::ArrayRef<std::string> exported) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, context);
   if (!llvmModule) {
@@ -59,14 +59,19 @@ mla::translateAndOptimize(ModuleOp module, llvm::LLVMContext &context,
       function.setLinkage(llvm::GlobalValue::InternalLinkage);
   llvmModule->setTargetTriple(machine.getTargetTriple());
   llvmModule->setDataLayout(machine.createDataLayout());
+  return llvmModule;
+}
+
+LogicalResult mla::optimizeModule(llvm::Module &module,
+                                  llvm::TargetMachine &machine,
+                                  std::string &error) {
   auto optimize =
       makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0, &machine);
-  if (llvm::Error err = optimize(llvmModule.get())) {
-    module.emitError() << "LLVM optimization failed: "
-                       << llvm::toString(std::move(err));
-    return nullptr;
+  if (llvm::Error err = optimize(&module)) {
+    error = "LLVM optimization failed: " + llvm::toString(std::move(err));
+    return failure();
   }
-  return llvmModule;
+  return success();
 }
 
 LogicalResult mla::emitMachineCode(llvm::Module &module,
@@ -97,21 +102,29 @@ static LogicalResult run(llvm::StringRef program,
 }
 
 LogicalResult mla::linkSharedObject(const TargetInfo &target,
-                                    llvm::StringRef objectPath,
+                                    llvm::ArrayRef<std::string> objectPaths,
                                     llvm::StringRef outputPath,
                                     std::string &error) {
+  std::vector<llvm::StringRef> args;
+  std::string linker;
   if (target.kind == TargetKind::Host) {
     // The clang driver links with lld against libc and libm and pulls the
     // compiler-runtime helpers the x86 backend calls for bf16 (without
     // exporting them). Every symbol must resolve at link time, so a module
     // that cannot load fails here rather than in dlopen.
-    std::string clang = MLA_CLANG_PATH;
-    return run(clang,
-               {clang, "-shared", "-nostartfiles", "-fuse-ld=lld",
-                "--rtlib=compiler-rt", "-Wl,-z,defs",
-                "-Wl,--exclude-libs,ALL", "-o", outputPath, objectPath, "-lm"},
-               error);
+    linker = MLA_CLANG_PATH;
+    args = {linker,         "-shared",           "-nostartfiles",
+            "-fuse-ld=lld", "--rtlib=compiler-rt", "-Wl,-z,defs",
+            "-Wl,--exclude-libs,ALL"};
+  } else {
+    linker = MLA_LLD_PATH;
+    args = {linker, "-shared"};
   }
-  std::string lld = MLA_LLD_PATH;
-  return run(lld, {lld, "-shared", "-o", outputPath, objectPath}, error);
+  args.push_back("-o");
+  args.push_back(outputPath);
+  for (const std::string &object : objectPaths)
+    args.push_back(object);
+  if (target.kind == TargetKind::Host)
+    args.push_back("-lm");
+  return run(linker, args, error);
 }

@@ -1,7 +1,7 @@
 //===- mla-compile.cpp - Compile tile programs to loadable binaries -------===//
 //
 //   mla-compile FILE.mlir --target=host -o OUT.so
-//   [--emit=mlir|llvm|asm|obj|bin] [--instances=KERNEL:PARAM=V1,V2...]
+//   [--emit=mlir|llvm|asm|obj|bin] [--instances=KERNEL:PARAM=V1,V2...] [--jobs=N]
 //
 // writes OUT (and, for --emit=bin, the manifest OUT.json of docs/ABI.md).
 // A failed compilation leaves no output file behind.
@@ -19,6 +19,7 @@
 #include "mla/Target/LLVMCodegen.h"
 #include "mla/Target/Manifest.h"
 #include "mla/Target/OutputFile.h"
+#include "mla/Target/ParallelCodegen.h"
 #include "mla/Target/TargetInfo.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -71,6 +72,13 @@ static llvm::cl::opt<std::string> ptxasPath(
                    "only)"),
     llvm::cl::value_desc("path"), llvm::cl::cat(compileOptions));
 
+static llvm::cl::opt<unsigned>
+    jobs("jobs",
+         llvm::cl::desc("Threads that compile kernels side by side (default "
+                        "0: one per hardware thread); the binary is the same "
+                        "for any count"),
+         llvm::cl::init(0), llvm::cl::cat(compileOptions));
+
 static llvm::cl::list<std::string> instanceSets(
     "instances",
     llvm::cl::desc("Instances of one parameterized kernel, replacing its "
@@ -84,25 +92,33 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-static int writeBinary(const TargetInfo &target, llvm::TargetMachine &machine,
-                       llvm::Module &llvmModule, llvm::json::Value &manifest) {
-  // Object to a scratch file, link and print the manifest into temporaries
+static int writeBinary(const TargetInfo &target, const llvm::Module &llvmModule,
+                       ArrayRef<std::string> kernels,
+                       llvm::json::Value &manifest) {
+  // Objects to scratch files, link and print the manifest into temporaries
   // next to the outputs, then publish both (docs/ABI.md).
   std::string error;
-  std::unique_ptr<TemporaryFile> object =
-      TemporaryFile::createScratch("mla-compile", "o", error);
-  if (!object ||
-      failed(emitMachineCode(llvmModule, machine,
-                             llvm::CodeGenFileType::ObjectFile, object->os(),
-                             error)) ||
-      failed(object->close(error)))
+  std::vector<llvm::SmallString<0>> objects;
+  if (failed(compileKernelsApart(target, llvmModule, kernels, jobs, objects,
+                                 error)))
     return fail(error);
+  std::vector<std::unique_ptr<TemporaryFile>> objectFiles;
+  std::vector<std::string> objectPaths;
+  for (const llvm::SmallString<0> &object : objects) {
+    objectFiles.push_back(
+        TemporaryFile::createScratch("mla-compile", "o", error));
+    if (!objectFiles.back())
+      return fail(error);
+    objectFiles.back()->os() << object;
+    if (failed(objectFiles.back()->close(error)))
+      return fail(error);
+    objectPaths.push_back(objectFiles.back()->getPath().str());
+  }
   std::unique_ptr<TemporaryFile> binary =
       TemporaryFile::createFor(outputFile, error);
   if (!binary || failed(binary->close(error)))
     return fail(error);
-  if (failed(linkSharedObject(target, object->getPath(), binary->getPath(),
-                              error)))
+  if (failed(linkSharedObject(target, objectPaths, binary->getPath(), error)))
     return fail("linking " + outputFile + ": " + error);
   // A GPU code object reports what the backend gave each kernel.
   if (target.kind == TargetKind::AMDGPU &&
@@ -185,6 +201,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> kernels;
   for (auto kernel : module->getOps<tile::KernelOp>())
     kernels.push_back(kernel.getSymName().str());
+  if (kernels.empty())
+    return fail(inputFile + ": the program has no tile.kernel");
 
   PassManager pm(&context);
   if (target->kind == TargetKind::Host) {
@@ -216,15 +234,29 @@ int main(int argc, char **argv) {
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       target->kind == TargetKind::Host
-          ? translateAndOptimize(*module, llvmContext, *machine, kernels)
+          ? translateToLLVM(*module, llvmContext, *machine, kernels)
           : translateGpuKernels(*module, llvmContext, *machine);
   if (!llvmModule)
     return 1;
   // The binary carries what mla-run checks the manifest against; an
   // emulated module gets it once retargeted (EmuTarget.cpp).
-  if (!target->emulated)
-    if (llvm::Error error = addAbiRecord(*llvmModule, manifest))
-      return fail(llvm::toString(std::move(error)));
+  auto addRecord = [&] {
+    if (llvm::Error error = addAbiRecord(*llvmModule, manifest)) {
+      fail(llvm::toString(std::move(error)));
+      return false;
+    }
+    return true;
+  };
+  // A binary's kernels are optimized and compiled apart, side by side; the
+  // other outputs are one module (PTX is one file for ptxas).
+  if (emit == Emit::Bin && !target->emulated &&
+      target->kind != TargetKind::NVPTX)
+    return addRecord() ? writeBinary(*target, *llvmModule, kernels, manifest)
+                       : 1;
+  if (failed(optimizeModule(*llvmModule, *machine, error)))
+    return fail(error);
+  if (!target->emulated && !addRecord())
+    return 1;
 
   if (emit == Emit::LLVM || emit == Emit::Asm || emit == Emit::Obj) {
     auto write = [&](llvm::raw_pwrite_stream &os, std::string &message) {
@@ -244,9 +276,7 @@ int main(int argc, char **argv) {
   }
   if (target->emulated)
     return writeEmulatedModule(*target, *llvmModule, manifest, outputFile);
-  if (target->kind == TargetKind::NVPTX)
-    return writePtxModule(*target, *machine, *llvmModule,
-                          describePtxKernels(*module), manifest, outputFile,
-                          findPtxas(ptxasPath));
-  return writeBinary(*target, *machine, *llvmModule, manifest);
+  return writePtxModule(*target, *machine, *llvmModule,
+                        describePtxKernels(*module), manifest, outputFile,
+                        findPtxas(ptxasPath));
 }

@@ -26,8 +26,8 @@
 namespace mla {
 
 /// Translates the kernels of the (single) gpu.module in `module`, already
-/// in the LLVM dialect, to LLVM IR for `machine`, and optimizes them.
-/// Emits diagnostics on `module` on failure.
+/// in the LLVM dialect, to LLVM IR for `machine`. Emits diagnostics on
+/// `module` on failure.
 std::unique_ptr<llvm::Module>
 translateGpuKernels(mlir::ModuleOp module, llvm::LLVMContext &context,
                     llvm::TargetMachine &machine);

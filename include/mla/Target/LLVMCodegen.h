@@ -19,13 +19,18 @@ namespace mla {
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const TargetInfo &target, std::string &error);
 
-/// Translates an LLVM-dialect module to LLVM IR for `machine` and runs the
-/// O2 pipeline on it; only the functions named in `exported` stay visible.
-/// Emits diagnostics on `module` on failure.
+/// Translates an LLVM-dialect module to LLVM IR for `machine`; only the
+/// functions named in `exported` stay visible. Emits diagnostics on
+/// `module` on failure.
 std::unique_ptr<llvm::Module>
-translateAndOptimize(mlir::ModuleOp module, llvm::LLVMContext &context,
-                     llvm::TargetMachine &machine,
-                     llvm::ArrayRef<std::string> exported);
+translateToLLVM(mlir::ModuleOp module, llvm::LLVMContext &context,
+                llvm::TargetMachine &machine,
+                llvm::ArrayRef<std::string> exported);
+
+/// Runs the O2 pipeline on `module`.
+mlir::LogicalResult optimizeModule(llvm::Module &module,
+                                   llvm::TargetMachine &machine,
+                                   std::string &error);
 
 /// Writes `module` as assembly or an object file.
 mlir::LogicalResult emitMachineCode(llvm::Module &module,
@@ -34,11 +39,11 @@ mlir::LogicalResult emitMachineCode(llvm::Module &module,
                                     llvm::raw_pwrite_stream &os,
                                     std::string &error);
 
-/// Links one object into a shared object for `target` with lld: the host
+/// Links objects into a shared object for `target` with lld: the host
 /// through the clang driver (libc, libm, compiler runtime), GPU code objects
 /// with ld.lld alone.
 mlir::LogicalResult linkSharedObject(const TargetInfo &target,
-                                     llvm::StringRef objectPath,
+                                     llvm::ArrayRef<std::string> objectPaths,
                                      llvm::StringRef outputPath,
                                      std::string &error);
 

@@ -1,0 +1,105 @@
+//===- ParallelCodegen.cpp - Kernels compiled side by side ----------------===//
+
+#include "mla/Target/ParallelCodegen.h"
+#include "mla/Target/LLVMCodegen.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace mlir;
+using namespace mla;
+
+/// `module` cut down to `kernel`, as bitcode: the other kernels go, and so
+/// do the external definitions other than the kernels unless `withShared`.
+/// Internal helpers and globals stay; the optimizer drops those unused.
+static llvm::SmallString<0> extractKernel(const llvm::Module &module,
+                                          ArrayRef<std::string> kernels,
+                                          StringRef kernel, bool withShared) {
+  llvm::ValueToValueMapTy mapping;
+  std::unique_ptr<llvm::Module> part = llvm::CloneModule(
+      module, mapping, [&](const llvm::GlobalValue *value) {
+        if (llvm::is_contained(kernels, value->getName()))
+          return value->getName() == kernel;
+        return withShared || value->hasLocalLinkage();
+      });
+  // What was not cloned is left as a declaration; unused, it goes.
+  for (llvm::Function &function : llvm::make_early_inc_range(*part))
+    if (function.isDeclaration() && function.use_empty() &&
+        !function.isIntrinsic())
+      function.eraseFromParent();
+  for (llvm::GlobalVariable &global :
+       llvm::make_early_inc_range(part->globals()))
+    if (global.isDeclaration() && global.use_empty())
+      global.eraseFromParent();
+  llvm::SmallString<0> bitcode;
+  llvm::raw_svector_ostream os(bitcode);
+  llvm::WriteBitcodeToFile(*part, os);
+  return bitcode;
+}
+
+/// Parses `bitcode` into a context of its own, optimizes it and writes its
+/// object into `object`.
+static LogicalResult compilePart(StringRef bitcode, llvm::TargetMachine &machine,
+                                 llvm::SmallString<0> &object,
+                                 std::string &error) {
+  llvm::LLVMContext context;
+  llvm::Expected<std::unique_ptr<llvm::Module>> part = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(bitcode, "kernel"), context);
+  if (!part) {
+    error = llvm::toString(part.takeError());
+    return failure();
+  }
+  if (failed(optimizeModule(**part, machine, error)))
+    return failure();
+  llvm::raw_svector_ostream os(object);
+  return emitMachineCode(**part, machine, llvm::CodeGenFileType::ObjectFile,
+                         os, error);
+}
+
+LogicalResult mla::compileKernelsApart(const TargetInfo &target,
+                                       const llvm::Module &module,
+                                       ArrayRef<std::string> kernels,
+                                       unsigned jobs,
+                                       std::vector<llvm::SmallString<0>> &objects,
+                                       std::string &error) {
+  size_t count = kernels.size();
+  if (count == 0) {
+    error = "the program has no kernels";
+    return failure();
+  }
+  std::vector<llvm::SmallString<0>> bitcode;
+  // Target machines are made here: their creation registers the targets,
+  // which is not meant to run on several threads at once.
+  std::vector<std::unique_ptr<llvm::TargetMachine>> machines;
+  for (auto [i, kernel] : llvm::enumerate(kernels)) {
+    bitcode.push_back(extractKernel(module, kernels, kernel, i == 0));
+    machines.push_back(createTargetMachine(target, error));
+    if (!machines.back())
+      return failure();
+  }
+
+  objects.assign(count, {});
+  std::vector<std::string> errors(count);
+  {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(jobs));
+    for (size_t i = 0; i < count; ++i)
+      pool.async([&, i] {
+        if (failed(compilePart(bitcode[i], *machines[i], objects[i],
+                               errors[i])) &&
+            errors[i].empty())
+          errors[i] = "compilation failed";
+      });
+    pool.wait();
+  }
+  for (auto [kernel, message] : llvm::zip(kernels, errors))
+    if (!message.empty()) {
+      error = "kernel '" + kernel + "': " + message;
+      return failure();
+    }
+  return success();
+}
