@@ -106,7 +106,8 @@ void mla::buildTileToGpuLLVMPipeline(OpPassManager &pm,
   ConvertGPUKernelsToLLVMOptions llvm;
   llvm.chip = options.chip;
   pm.addPass(createConvertGPUKernelsToLLVM(llvm));
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.nest<gpu::GPUModuleOp>().nestAny().addPass(
+      createReconcileUnrealizedCastsPass());
   addKernelCleanup(pm);
 }
 

@@ -86,7 +86,10 @@ LogicalResult mla::compileKernelsApart(const TargetInfo &target,
   objects.assign(count, {});
   std::vector<std::string> errors(count);
   {
-    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(jobs));
+    // No more threads than the machine has: each holds a whole compilation.
+    llvm::ThreadPoolStrategy threads = llvm::hardware_concurrency(jobs);
+    threads.Limit = true;
+    llvm::DefaultThreadPool pool(threads);
     for (size_t i = 0; i < count; ++i)
       pool.async([&, i] {
         if (failed(compilePart(bitcode[i], *machines[i], objects[i],

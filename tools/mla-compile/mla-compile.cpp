@@ -74,9 +74,9 @@ static llvm::cl::opt<std::string> ptxasPath(
 
 static llvm::cl::opt<unsigned>
     jobs("jobs",
-         llvm::cl::desc("Threads that compile kernels side by side (default "
-                        "0: one per hardware thread); the binary is the same "
-                        "for any count"),
+         llvm::cl::desc("Threads that compile kernels side by side, at "
+                        "most one per hardware thread (default 0: that "
+                        "many); the binary is the same for any count"),
          llvm::cl::init(0), llvm::cl::cat(compileOptions));
 
 static llvm::cl::list<std::string> instanceSets(

@@ -8,9 +8,9 @@
 // loads that depend on loop-carried values, and loops that store to memory,
 // stay as they are. A tile that only goes to LDS is instead copied straight
 // into one of two LDS buffers (no registers carried) on a chip whose copies
-// into LDS are as wide as its global loads (gfx950, sm_90); gfx942's copy 4
-// bytes per lane, so there the tile is carried in registers and loaded 16
-// bytes at a time.
+// into LDS are as wide as its global loads (gfx950, sm_90); gfx942's copies
+// move 4 bytes per lane, so there the tile is carried in registers, loaded
+// 16 bytes at a time.
 //
 //===----------------------------------------------------------------------===//
 
