@@ -8,6 +8,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
@@ -22,6 +23,20 @@
 using namespace mlir;
 using namespace mla;
 
+/// NVPTX addresses shared memory with 32-bit pointers (the backend's
+/// nvptx-short-ptr, which decides the target machine's data layout) unless
+/// the command line says otherwise: shared memory is at most 228 KiB, and a
+/// 64-bit address costs two registers and a conversion per access. With
+/// double-buffered fp8 tiles the 64-bit addresses took 255 registers and
+/// spilled; 32-bit ones take 164.
+static void useShortSharedPointers() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto found = options.find("nvptx-short-ptr");
+  if (found == options.end() || found->second->getNumOccurrences())
+    return;
+  static_cast<llvm::cl::opt<bool> *>(found->second)->setValue(true);
+}
+
 std::unique_ptr<llvm::TargetMachine>
 mla::createTargetMachine(const TargetInfo &target, std::string &error) {
   llvm::InitializeAllTargetInfos();
@@ -29,6 +44,8 @@ mla::createTargetMachine(const TargetInfo &target, std::string &error) {
   llvm::InitializeAllTargetMCs();
   llvm::InitializeAllAsmPrinters();
   llvm::Triple triple(target.triple);
+  if (triple.isNVPTX())
+    useShortSharedPointers();
   const llvm::Target *llvmTarget =
       llvm::TargetRegistry::lookupTarget(triple, error);
   if (!llvmTarget)
