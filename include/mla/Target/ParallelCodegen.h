@@ -25,10 +25,10 @@ namespace mla {
 
 /// Optimizes (O2) and compiles each of `kernels`, functions of `module`,
 /// into an object of its own for `target`, on up to `jobs` threads (0, or
-/// more than the machine has: one per hardware thread). Each object holds its kernel and the internal
-/// helpers and globals it uses; the first also holds `module`'s other
-/// external definitions (the ABI record). `module` must be translated but
-/// not yet optimized: inlining happens per kernel.
+/// more than the machine has: one per hardware thread). Each object holds
+/// its kernel and the internal helpers and globals it uses; the first also
+/// holds `module`'s other external definitions (the ABI record). `module`
+/// must be translated but not yet optimized: inlining happens per kernel.
 mlir::LogicalResult
 compileKernelsApart(const TargetInfo &target, const llvm::Module &module,
                     llvm::ArrayRef<std::string> kernels, unsigned jobs,
