@@ -3,7 +3,9 @@
 Each row's floor is the larger of two times: the essential bytes over the
 measured copy bandwidth, and the flops over the measured bf16 matmul rate.
 The larger one names the row's bound ("mem" or "mma") and the rate column
-(GB/s or TFLOP/s); % of floor = floor / measured time.
+(GB/s or TFLOP/s); % of floor = floor / measured time. Our time is the
+fastest plan's kernels, as the peers' are their kernels'; the plan and the
+time of a whole call (planning included) get columns of their own.
 """
 
 import json
@@ -53,7 +55,8 @@ def table(rows: List[Dict], with_ours: bool) -> str:
     for _, name in impls:
         header += [name + " us", name + " rate", name + " %floor"]
     if with_ours:
-        header += ["ours vs Triton", "ours vs PyTorch"]
+        header += ["ours plan", "ours whole us", "ours vs Triton",
+                   "ours vs PyTorch"]
     header += ["Triton config"]
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join("---" for _ in header) + "|"]
@@ -77,6 +80,10 @@ def table(rows: List[Dict], with_ours: bool) -> str:
             cells += ["%.1f" % us, rate_text(row, us), "%.0f%%" % percent]
         if with_ours:
             ours = _time(row, "ours")
+            entry = row["impls"].get("ours") or {}
+            passed = ours is not None
+            cells += [entry.get("plan", "-") if passed else "-",
+                      _fmt(entry.get("whole_us") if passed else None)]
             for peer in ("triton", "torch"):
                 other = _time(row, peer)
                 ratio = other / ours if ours and other else None
@@ -88,18 +95,29 @@ def table(rows: List[Dict], with_ours: bool) -> str:
     for impl, _ in impls:
         cells += ["", "", _fmt(geomean(percents[impl]), "%.0f%%")]
     if with_ours:
-        cells += [_fmt(geomean(speedups["triton"]), "%.2fx"),
+        cells += ["", "", _fmt(geomean(speedups["triton"]), "%.2fx"),
                   _fmt(geomean(speedups["torch"]), "%.2fx")]
     cells.append("")
     lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
+def _check_text(entry):
+    return entry.get("check") or entry.get("error") or "-"
+
+
 def checks_table(rows: List[Dict]) -> str:
+    """Every check; an entry with plans (ours) gets one line per plan."""
     lines = ["| B,Q,L,H | kv | seed | impl | check |", "|---|---|---|---|---|"]
     for row in rows:
-        for impl, entry in sorted(row["impls"].items()):
-            text = entry.get("check") or entry.get("error") or "-"
+        checks = {}
+        for impl, entry in row["impls"].items():
+            if "plans" not in entry:
+                checks[impl] = _check_text(entry)
+                continue
+            for plan, each in entry["plans"].items():
+                checks["%s[%s]" % (impl, plan)] = _check_text(each)
+        for impl, text in sorted(checks.items()):
             lines.append("| %s | %s | %d | %s | %s |" % (
                 row["shape"], row["fmt"], row["seed"], impl, text))
     return "\n".join(lines)

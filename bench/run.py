@@ -35,6 +35,9 @@ DEFAULT_TUNING = os.path.join(HERE, "triton_tuning.json")
 # Rotated copies hold at least this many L2 capacities of inputs.
 ROTATION_L2_MULTIPLE = 4
 MAX_COPIES = 512
+# mla-run's launch plans. Each is checked, since the plan decides which
+# programs compute what, and timed; the table reports the fastest.
+PLANS = ("reproducible", "throughput")
 
 
 def parse_args(argv):
@@ -183,6 +186,64 @@ def check_entry(out, ref):
     return {"check": result.summary(), "passed": result.passed}
 
 
+def check_ours(ctx, prob, ref):
+    """Each plan's check entry: our output with that plan against the
+    float64 reference."""
+    try:
+        ctx.ours.prepare(prob)
+    except Exception as error:
+        message = "%s: %s" % (type(error).__name__, error)
+        return {plan: {"passed": False, "error": message} for plan in PLANS}
+    plans = {}
+    for plan in PLANS:
+        try:
+            result = ctx.ours.output(prob, plan)
+            plans[plan] = (
+                check_entry(result.out, ref) if result.error is None else
+                {"passed": False, "error": result.error})
+        except Exception as error:
+            plans[plan] = {"passed": False, "error": "%s: %s" % (
+                type(error).__name__, error)}
+    return plans
+
+
+def ours_entries(plans, timings):
+    """The impls entries of our kernels: "ours", the fastest plan that
+    passed (failing when none did), with every plan's numbers under
+    "plans"; and "ours[PLAN]" for each plan that failed, so that the run
+    fails: a wrong answer with one plan is a bug, however fast the other."""
+    summary = {}
+    for plan, entry in plans.items():
+        summary[plan] = {"passed": entry["passed"], "us": entry.get("us"),
+                         "whole_us": entry.get("whole_us")}
+        # A plan that passed its check and then failed to run has both.
+        for key in ("check", "error"):
+            if entry.get(key):
+                summary[plan][key] = entry[key]
+    passing = [plan for plan in PLANS if plans[plan]["passed"]]
+    if passing:
+        best = min(passing, key=lambda plan: plans[plan]["us"])
+        result = timings[best]
+        ours = {"passed": True, "check": plans[best]["check"],
+                "plan": best, "us": result.median_us,
+                "whole_us": result.whole_us,
+                "timing": {"median_us": result.median_us,
+                           "whole_us": result.whole_us,
+                           "iterations": result.iterations, "copies": 1}}
+    else:
+        ours = {"passed": False, "error": "no plan passed"}
+        checks = ["%s: %s" % (plan, plans[plan]["check"]) for plan in PLANS
+                  if plans[plan].get("check")]
+        if checks:  # the table says FAIL, a wrong answer, not "error"
+            ours["check"] = checks[0]
+    ours["plans"] = summary
+    entries = {"ours": ours}
+    for plan in PLANS:
+        if not plans[plan]["passed"]:
+            entries["ours[%s]" % plan] = dict(summary[plan])
+    return entries
+
+
 def triton_variants(ctx, shape, fmt):
     """The Triton configs to check on this point: the whole candidate space
     with split counts when tuning, else the recorded choice (or the
@@ -261,18 +322,11 @@ def bench_point(ctx, shape, fmt, seed):
                                "check": failures[0] if failures else None}
         impls["triton"]["variants_checked"] = len(variants)
         impls["triton"]["variants_failed"] = len(failures)
-    if ctx.ours:
-        try:
-            ctx.ours.prepare(prob)
-            result = ctx.ours.output(prob)
-            impls["ours"] = (
-                check_entry(result.out, ref) if result.error is None else
-                {"passed": False, "error": result.error})
-        except Exception as error:
-            impls["ours"] = {"passed": False, "error": "%s: %s" % (
-                type(error).__name__, error)}
+    ours_plans = check_ours(ctx, prob, ref) if ctx.ours else {}
     del ref
-    for name, entry in impls.items():
+    checks = list(impls.items()) + [("ours[%s]" % plan, entry) for plan, entry
+                                    in ours_plans.items()]
+    for name, entry in checks:
         log("  check %-9s %s" % (name, entry.get("check") or
                                  entry.get("error")))
 
@@ -310,18 +364,21 @@ def bench_point(ctx, shape, fmt, seed):
             ctx.tuning["entries"]["%s/%s" % (shape.name, fmt)] = {
                 "config": best.to_json(), "us": t.median_us,
                 "tried": [[repr(c), round(us, 2)] for us, c in tried]}
-    if ctx.ours and impls["ours"].get("passed"):
+    if ctx.ours:
         # As many bytes as the peers rotate over (not fewer than the L2).
         rotate_mib = (ROTATION_L2_MULTIPLE * ctx.l2_bytes >> 20
                       if ctx.cuda else 0)
-        result = ctx.ours.bench(prob, args.iters, rotate_mib)
-        if result.error:
-            impls["ours"].update(passed=False, error=result.error)
-        else:
-            impls["ours"].update(us=result.median_us,
-                                 timing={"median_us": result.median_us,
-                                         "iterations": result.iterations,
-                                         "copies": 1})
+        timings = {}
+        for plan, entry in ours_plans.items():
+            if not entry["passed"]:
+                continue  # a plan that fails its check is not timed
+            result = ctx.ours.bench(prob, args.iters, rotate_mib, plan)
+            if result.error:
+                entry.update(passed=False, error=result.error)
+            else:
+                entry.update(us=result.median_us, whole_us=result.whole_us)
+                timings[plan] = result
+        impls.update(ours_entries(ours_plans, timings))
     return row
 
 
@@ -346,6 +403,16 @@ def environment(ctx):
         import triton
         meta["triton"] = triton.__version__
     return meta
+
+
+def time_detail(entry):
+    """What the time log line adds: the Triton config, or our plan with
+    every plan's kernel and whole-call times."""
+    if "plans" not in entry:
+        return entry.get("config", "")
+    return "%s plan; %s" % (entry["plan"], ", ".join(
+        "%s %.1f us (whole call %.1f)" % (plan, each["us"], each["whole_us"])
+        for plan, each in entry["plans"].items() if each["passed"]))
 
 
 def _interrupt(signum, frame):
@@ -410,7 +477,7 @@ def main(argv):
             for impl, entry in rows[-1]["impls"].items():
                 if entry.get("us"):
                     log("  time  %-9s %.1f us %s" % (impl, entry["us"],
-                                                     entry.get("config", "")))
+                                                     time_detail(entry)))
     except KeyboardInterrupt:
         log("stopped after %d of %d points; reporting those" %
             (len(rows), len(points)))
@@ -443,6 +510,13 @@ def main(argv):
         "block, KV block, warps, stages, splits.",
         "* inputs fit in L2 (every implementation rotates over copies of "
         "them, ours with mla-run --bench --rotate-mib)."]
+    if ctx.ours:
+        meta["notes"].append(
+            "ours = the fastest of the plans (%s; ours plan names it), its "
+            "kernels timed queued back to back behind one device-side wait; "
+            "ours whole us = a whole call, the plan made on the host inside "
+            "each timed call (indptrs read back, plan uploaded), each call "
+            "timed alone." % ", ".join(PLANS))
     if ctx.triton is None:
         meta["notes"].append("Triton peer not run: %s." % ctx.triton_reason)
     if not ctx.cuda:

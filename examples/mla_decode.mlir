@@ -12,12 +12,12 @@
 // once. A sequence's query rows are its flattened (token, head) pairs
 // r = j * H + h; the host's launch plan cuts its keys into splits and its
 // rows into blocks:
-//  - @mla_partial: one program per work item (a sequence, a range of its
-//    keys, a block of BLOCK_M rows): online softmax over tiles of BLOCK_N
-//    keys, each tile loaded once for all the block's tokens, under an
-//    [M, N] causal mask. A sequence with one split gets its bf16 output
-//    here; otherwise the normalized output and its log-sum-exp go to the
-//    split's part rows.
+//  - @mla_partial: one program per run of consecutive work items (a work
+//    item is a sequence, a range of its keys and a block of BLOCK_M rows):
+//    for each, online softmax over tiles of BLOCK_N keys, each tile loaded
+//    once for all the block's tokens, under an [M, N] causal mask. A
+//    sequence with one split gets its bf16 output here; otherwise the
+//    normalized output and its log-sum-exp go to the split's part rows.
 //  - @mla_combine: one program per combine item (BLOCK_M rows of a sequence
 //    with several splits): a running log-sum-exp over the rows' splits.
 // The KV format, the head count, the tile sizes and the waves per program
@@ -128,7 +128,7 @@
 // ROUNDTRIP: tile.qk_softmax_acc {{.*}} mask %{{.*}} : tensor<?x?xi1, #tile.dims<[BLOCK_M, BLOCK_N]>> : tensor<?x576xbf16, #tile.dims<[BLOCK_M, 576]>>, tensor<?x576xbf16, #tile.dims<[BLOCK_N, 576]>> -> tensor<?x512xf32, #tile.dims<[BLOCK_M, 512]>>
 // PRIMS-LABEL: tile.kernel @mla_partial_bf16_h16(
 // PRIMS-SAME: %kv: !tile.ptr<bf16>, %qo_indptr: !tile.ptr<i32>,
-// PRIMS-SAME: block_rows = 64 : i64, grid = ["work_items", 1, 1], heads = 16 : i64, kv_dtype = "bf16", kv_tile = 64 : i64, role = "mla.partial", stages = 1 : i64, waves = 4 : i64
+// PRIMS-SAME: block_rows = 64 : i64, grid = ["programs", 1, 1], heads = 16 : i64, kv_dtype = "bf16", kv_tile = 64 : i64, role = "mla.partial", stages = 1 : i64, waves = 4 : i64
 // PRIMS: arith.constant dense<16> : tensor<64xindex>
 // PRIMS: scf.for
 // PRIMS: tile.dot {{.*}} : tensor<64x576xbf16>, tensor<576x64xbf16> -> tensor<64x64xf32>
@@ -149,8 +149,8 @@ tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
                          WAVES: i64 = 4, STAGES: i64 = 1>(
     %q: !tile.ptr<bf16>, %kv: !tile.ptr<!kv>, %kv_scale: !tile.ptr<!scale>,
     %scale_stride: !stride, %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
-    %work: !tile.ptr<i32>, %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>,
-    %out: !tile.ptr<bf16>, %sm_scale: f32)
+    %work: !tile.ptr<i32>, %work_indptr: !tile.ptr<i32>, %part_out: !tile.ptr<f32>,
+    %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>, %sm_scale: f32)
     attributes {tile.instances = {KV = ["bf16", "fp8", "mxfp4"],
                                   H = [16, 32, 48, 64, 80, 96, 112, 128]},
                 tile.target_instances = {
@@ -169,75 +169,83 @@ tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
                                heads = #tile.param<"H">, kv_tile = #tile.param<"BLOCK_N">,
                                block_rows = #tile.param<"BLOCK_M">,
                                waves = #tile.param<"WAVES">, stages = #tile.param<"STAGES">,
-                               grid = ["work_items", 1, 1]}} {
+                               grid = ["programs", 1, 1]}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c576 = arith.constant 576 : index
   %heads = tile.param "H" : index
   %block_n = tile.param "BLOCK_N" : index
-  %w = tile.program_id x
-  %seq, %kv_begin, %kv_end, %split, %num_splits, %row_begin, %part_row, %pad =
-      tile.call @item(%work, %w) : (!tile.ptr<i32>, index)
-      -> (index, index, index, index, index, index, index, index)
-  %seq_next = arith.addi %seq, %c1 : index
-  %q_begin = tile.call @load_index(%qo_indptr, %seq) : (!tile.ptr<i32>, index) -> index
-  %q_end = tile.call @load_index(%qo_indptr, %seq_next) : (!tile.ptr<i32>, index) -> index
-  %kv_stop = tile.call @load_index(%kv_indptr, %seq_next) : (!tile.ptr<i32>, index) -> index
-  %q_len = arith.subi %q_end, %q_begin : index
-
-  // The block's query rows: row %row_begin of the sequence is row %first of
-  // q and out viewed as [total_q * H, ...], and %left of the sequence's
-  // rows start there.
-  %seq_rows = arith.muli %q_len, %heads : index
-  %seq_first = arith.muli %q_begin, %heads : index
-  %first = arith.addi %seq_first, %row_begin : index
-  %left = arith.subi %seq_rows, %row_begin : index
-  %q_off = arith.muli %first, %c576 : index
-  %q_rows = tile.view %q[%q_off] sizes [%left, 576] strides [576, 1]
-      : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
-  %qt = tile.load %q_rows[%c0, %c0] : !tile.view<?x576xbf16> -> !q_tile
-  %row_end = tile.call @visible_end(%row_begin, %q_len, %kv_stop, %kv_end)
-      : (index, index, index, index) -> !row_ids
-  %row_end_t = tile.broadcast %row_end dims [1] : !row_ids -> !score_ids
-
   // fp8 tiles load without their tensor scale (@load_kv): it multiplies
   // the scores and the output instead.
   %tensor_scale = tile.call @tensor_scale(%kv_scale) : (!tile.ptr<!scale>) -> f32
   %score_scale = arith.mulf %sm_scale, %tensor_scale : f32
-  %neg_inf = arith.constant 0xFF800000 : f32
-  %zero = arith.constant 0.0 : f32
-  %m0 = tile.splat %neg_inf : !rows
-  %l0 = tile.splat %zero : !rows
-  %acc0 = tile.splat %zero : !o_tile
-  %n = arith.subi %kv_end, %kv_begin : index
-  %r:3 = scf.for %t = %c0 to %n step %block_n
-      iter_args(%m = %m0, %l = %l0, %acc = %acc0) -> (!rows, !rows, !o_tile) {
-    // One load of the KV tile: K is all its 576 columns, V the first 512.
-    // Keys past the range load as zero; the mask keeps them out.
-    %kvt = tile.call @load_kv(%kv, %kv_scale, %scale_stride, %kv_begin, %kv_end, %t)
-        : (!tile.ptr<!kv>, !tile.ptr<!scale>, !stride, index, index, index) -> !kv_tile
-    %key0 = arith.addi %kv_begin, %t : index
-    %keys = tile.range from %key0 : !key_ids
-    %keys_t = tile.broadcast %keys dims [0] : !key_ids -> !score_ids
-    %mask = arith.cmpi slt, %keys_t, %row_end_t : !score_ids
-    %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %kvt, %m, %l, %acc
-        scale %score_scale mask %mask : !score_mask : !q_tile, !kv_tile -> !o_tile
-    scf.yield %m2, %l2, %acc2 : !rows, !rows, !o_tile
-  }
-  %o_unit = tile.call @normalize(%r#2, %r#1) : (!o_tile, !rows) -> !o_tile
-  %v_scale = tile.splat %tensor_scale : !o_tile
-  %o = arith.mulf %o_unit, %v_scale : !o_tile
 
-  // A sequence with one split writes its output rows; otherwise the split
-  // goes to its part rows for the combine kernel.
-  %single = arith.cmpi eq, %num_splits, %c1 : index
-  scf.if %single {
-    tile.call @store_out(%out, %o, %first, %left)
-        : (!tile.ptr<bf16>, !o_tile, index, index) -> ()
-  } else {
-    %part_first = arith.addi %part_row, %row_begin : index
-    tile.call @store_part(%part_out, %part_lse, %o, %r#0, %r#1, %part_first, %left)
-        : (!tile.ptr<f32>, !tile.ptr<f32>, !o_tile, !rows, !rows, index, index) -> ()
+  // The program's run of consecutive work items: ranges of the keys of one
+  // or more sequences, each for one block of its query rows.
+  %p = tile.program_id x
+  %p_next = arith.addi %p, %c1 : index
+  %first_item = tile.call @load_index(%work_indptr, %p) : (!tile.ptr<i32>, index) -> index
+  %end_item = tile.call @load_index(%work_indptr, %p_next) : (!tile.ptr<i32>, index) -> index
+  scf.for %w = %first_item to %end_item step %c1 {
+    %seq, %kv_begin, %kv_end, %split, %num_splits, %row_begin, %part_row, %pad =
+        tile.call @item(%work, %w) : (!tile.ptr<i32>, index)
+        -> (index, index, index, index, index, index, index, index)
+    %seq_next = arith.addi %seq, %c1 : index
+    %q_begin = tile.call @load_index(%qo_indptr, %seq) : (!tile.ptr<i32>, index) -> index
+    %q_end = tile.call @load_index(%qo_indptr, %seq_next) : (!tile.ptr<i32>, index) -> index
+    %kv_stop = tile.call @load_index(%kv_indptr, %seq_next) : (!tile.ptr<i32>, index) -> index
+    %q_len = arith.subi %q_end, %q_begin : index
+
+    // The block's query rows: row %row_begin of the sequence is row %first
+    // of q and out viewed as [total_q * H, ...], and %left of the
+    // sequence's rows start there.
+    %seq_rows = arith.muli %q_len, %heads : index
+    %seq_first = arith.muli %q_begin, %heads : index
+    %first = arith.addi %seq_first, %row_begin : index
+    %left = arith.subi %seq_rows, %row_begin : index
+    %q_off = arith.muli %first, %c576 : index
+    %q_rows = tile.view %q[%q_off] sizes [%left, 576] strides [576, 1]
+        : !tile.ptr<bf16> -> !tile.view<?x576xbf16>
+    %qt = tile.load %q_rows[%c0, %c0] : !tile.view<?x576xbf16> -> !q_tile
+    %row_end = tile.call @visible_end(%row_begin, %q_len, %kv_stop, %kv_end)
+        : (index, index, index, index) -> !row_ids
+    %row_end_t = tile.broadcast %row_end dims [1] : !row_ids -> !score_ids
+
+    %neg_inf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.0 : f32
+    %m0 = tile.splat %neg_inf : !rows
+    %l0 = tile.splat %zero : !rows
+    %acc0 = tile.splat %zero : !o_tile
+    %n = arith.subi %kv_end, %kv_begin : index
+    %r:3 = scf.for %t = %c0 to %n step %block_n
+        iter_args(%m = %m0, %l = %l0, %acc = %acc0) -> (!rows, !rows, !o_tile) {
+      // One load of the KV tile: K is all its 576 columns, V the first
+      // 512. Keys past the range load as zero; the mask keeps them out.
+      %kvt = tile.call @load_kv(%kv, %kv_scale, %scale_stride, %kv_begin, %kv_end, %t)
+          : (!tile.ptr<!kv>, !tile.ptr<!scale>, !stride, index, index, index) -> !kv_tile
+      %key0 = arith.addi %kv_begin, %t : index
+      %keys = tile.range from %key0 : !key_ids
+      %keys_t = tile.broadcast %keys dims [0] : !key_ids -> !score_ids
+      %mask = arith.cmpi slt, %keys_t, %row_end_t : !score_ids
+      %m2, %l2, %acc2 = tile.qk_softmax_acc %qt, %kvt, %m, %l, %acc
+          scale %score_scale mask %mask : !score_mask : !q_tile, !kv_tile -> !o_tile
+      scf.yield %m2, %l2, %acc2 : !rows, !rows, !o_tile
+    }
+    %o_unit = tile.call @normalize(%r#2, %r#1) : (!o_tile, !rows) -> !o_tile
+    %v_scale = tile.splat %tensor_scale : !o_tile
+    %o = arith.mulf %o_unit, %v_scale : !o_tile
+
+    // A sequence with one split writes its output rows; otherwise the
+    // split goes to its part rows for the combine kernel.
+    %single = arith.cmpi eq, %num_splits, %c1 : index
+    scf.if %single {
+      tile.call @store_out(%out, %o, %first, %left)
+          : (!tile.ptr<bf16>, !o_tile, index, index) -> ()
+    } else {
+      %part_first = arith.addi %part_row, %row_begin : index
+      tile.call @store_part(%part_out, %part_lse, %o, %r#0, %r#1, %part_first, %left)
+          : (!tile.ptr<f32>, !tile.ptr<f32>, !o_tile, !rows, !rows, index, index) -> ()
+    }
   }
   tile.return
 }
@@ -483,7 +491,7 @@ tile.func @store_part(%part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %o: 
 // queries, and sequences longer than the 1024-key chunk of the
 // reproducible plan, which are split (SPLIT).
 // DEFINE: %{run} = mla-run --target host --module %t.so --check
-// SPLIT: plan=reproducible work_items={{[0-9]+}} combine_items={{[1-9][0-9]*}} max_splits={{[2-9]}}
+// SPLIT: plan=reproducible programs={{[0-9]+}} work_items={{[0-9]+}} combine_items={{[1-9][0-9]*}} max_splits={{[2-9]}}
 // HOST: check: rel_fro={{.*}} outside_tol=0/{{[0-9]+}} nan=0 PASS
 //
 // RUN: %{run} --kv-dtype bf16 --heads 16 --q-len 1 --kv-lens 100,0,1100 --seed 101 | FileCheck %s --check-prefixes=HOST,SPLIT

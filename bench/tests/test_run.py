@@ -1,7 +1,7 @@
 """The whole harness on the CPU: small shapes, every format, the Triton
 peer with tuning (on the CPU stand-in, where the real Triton cannot run),
-and our kernels through mla-run's host target when a build of this checkout
-exists.
+and our kernels through mla-run's host target, with every launch plan, when
+a build of this checkout exists.
 
   python3 -m unittest discover -s bench/tests -v
 """
@@ -55,9 +55,52 @@ class RunTest(unittest.TestCase):
                 self.assertEqual(set(row["impls"]), expected)
                 for name, entry in row["impls"].items():
                     self.assertTrue(entry["passed"], (row["shape"], name))
+                if with_ours:
+                    ours = row["impls"]["ours"]
+                    self.assertIn(ours["plan"], run.PLANS)
+                    self.assertIsNotNone(ours["whole_us"])
+                    self.assertEqual(set(ours["plans"]), set(run.PLANS))
+                    for plan, entry in ours["plans"].items():
+                        self.assertTrue(entry["passed"], (row["shape"], plan))
+                        self.assertIsNotNone(entry["us"])
+                        self.assertIsNotNone(entry["whole_us"])
+                    self.assertEqual(ours["us"], min(
+                        entry["us"] for entry in ours["plans"].values()))
             with open(os.path.join(work, "tuning.json")) as f:
                 self.assertEqual(len(json.load(f)["entries"]), 9)
-            self.assertTrue(any(s.endswith(".md") for s in stems))
+            markdown = [s for s in stems if s.endswith(".md")]
+            self.assertTrue(markdown)
+            if with_ours:  # the checks table has a line per plan
+                with open(os.path.join(work, markdown[0])) as f:
+                    text = f.read()
+                for plan in run.PLANS:
+                    self.assertIn("| ours[%s] |" % plan, text)
+
+    def test_failing_plan(self):
+        """A plan that fails its check is not chosen and fails the run."""
+        from ours import OursResult
+        plans = {"reproducible": {"passed": True, "check": "PASS",
+                                  "us": 20.0, "whole_us": 30.0},
+                 "throughput": {"passed": False, "check": "FAIL"}}
+        timings = {"reproducible": OursResult(median_us=20.0, whole_us=30.0,
+                                              iterations=5)}
+        impls = run.ours_entries(plans, timings)
+        self.assertEqual(set(impls), {"ours", "ours[throughput]"})
+        self.assertTrue(impls["ours"]["passed"])
+        self.assertEqual(impls["ours"]["plan"], "reproducible")
+        self.assertEqual(impls["ours"]["us"], 20.0)
+        self.assertEqual(impls["ours"]["whole_us"], 30.0)
+        self.assertFalse(impls["ours[throughput]"]["passed"])
+        self.assertEqual(impls["ours"]["plans"]["throughput"],
+                         {"passed": False, "check": "FAIL", "us": None,
+                          "whole_us": None})
+        # With no plan passing, "ours" fails too, as a wrong answer.
+        plans["reproducible"] = {"passed": False, "error": "mla-run exit 1"}
+        impls = run.ours_entries(plans, {})
+        self.assertEqual(set(impls), {"ours", "ours[reproducible]",
+                                      "ours[throughput]"})
+        self.assertFalse(impls["ours"]["passed"])
+        self.assertEqual(impls["ours"]["check"], "throughput: FAIL")
 
 
 if __name__ == "__main__":

@@ -74,6 +74,31 @@ Status createBackend(const std::string &target, llvm::ThreadPoolInterface &pool,
                                          "emu)");
 }
 
+Status Backend::timeQueued(int64_t iterations,
+                           const std::function<Status()> &enqueue,
+                           std::vector<double> &microseconds) {
+  microseconds.clear();
+  for (int64_t i = 0; i < iterations; ++i) {
+    double time = 0;
+    if (Status s = startTimer())
+      return s;
+    if (Status s = enqueue())
+      return s;
+    if (Status s = stopTimer(time))
+      return s;
+    microseconds.push_back(time);
+  }
+  return Status::success();
+}
+
+double median(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  size_t n = times.size();
+  if (n == 0)
+    return 0;
+  return n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+}
+
 Status benchmarkLaunches(Backend &backend, int64_t warmup, int64_t iterations,
                          const std::function<Status()> &launch,
                          double &medianMicroseconds) {
@@ -83,21 +108,9 @@ Status benchmarkLaunches(Backend &backend, int64_t warmup, int64_t iterations,
   if (Status s = backend.synchronize())
     return s;
   std::vector<double> times;
-  for (int64_t i = 0; i < iterations; ++i) {
-    double microseconds = 0;
-    if (Status s = backend.startTimer())
-      return s;
-    if (Status s = launch())
-      return s;
-    if (Status s = backend.stopTimer(microseconds))
-      return s;
-    times.push_back(microseconds);
-  }
-  std::sort(times.begin(), times.end());
-  size_t n = times.size();
-  medianMicroseconds =
-      n == 0 ? 0
-             : (n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]));
+  if (Status s = backend.timeQueued(iterations, launch, times))
+    return s;
+  medianMicroseconds = median(std::move(times));
   return Status::success();
 }
 

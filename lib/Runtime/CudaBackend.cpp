@@ -11,6 +11,7 @@
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 
@@ -32,10 +33,16 @@ constexpr CuResult kCudaErrorNoDevice = 100;
 constexpr CuResult kCudaErrorNotFound = 500;
 constexpr int kAttributeMultiprocessorCount = 16;
 constexpr int kFuncAttributeMaxDynamicSharedBytes = 8;
+constexpr unsigned kMemHostAllocDeviceMap = 0x02;
+constexpr unsigned kStreamWaitValueGeq = 0x0;
 constexpr int kJitErrorLogBuffer = 5;
 constexpr int kJitErrorLogBufferSizeBytes = 6;
 /// Dynamic shared memory a launch gets without opting in.
 constexpr int64_t kDefaultSharedLimit = 48 * 1024;
+/// Calls queued behind one device-side wait: few enough launches and
+/// events that the driver's queue takes them all without blocking the host,
+/// which would never release the wait.
+constexpr int64_t kQueuedCalls = 32;
 
 /// The driver entry points the backend calls.
 struct CudaApi {
@@ -57,6 +64,8 @@ struct CudaApi {
   CuResult (*moduleGetFunction)(CuFunction *, CuModule, const char *);
   CuResult (*moduleGetGlobal)(CuDevicePtr *, size_t *, CuModule, const char *);
   CuResult (*funcSetAttribute)(CuFunction, int, int);
+  CuResult (*occupancyMaxActiveBlocksPerMultiprocessor)(int *, CuFunction, int,
+                                                        size_t);
   CuResult (*launchKernel)(CuFunction, unsigned, unsigned, unsigned, unsigned,
                            unsigned, unsigned, unsigned, CuStream, void **,
                            void **);
@@ -65,11 +74,12 @@ struct CudaApi {
   CuResult (*eventRecord)(CuEvent, CuStream);
   CuResult (*eventSynchronize)(CuEvent);
   CuResult (*eventElapsedTime)(float *, CuEvent, CuEvent);
+  CuResult (*memHostAlloc)(void **, size_t, unsigned);
+  CuResult (*memFreeHost)(void *);
+  CuResult (*memHostGetDevicePointer)(CuDevicePtr *, void *, unsigned);
+  CuResult (*streamWaitValue32)(CuStream, CuDevicePtr, uint32_t, unsigned);
   CuResult (*getErrorString)(CuResult, const char **);
 };
-
-/// Programs resident per SM that the plan assumes.
-constexpr int64_t kProgramsPerSm = 2;
 
 } // namespace
 
@@ -94,6 +104,10 @@ public:
     for (CuEvent event : {startEvent, stopEvent})
       if (event)
         api.eventDestroy(event);
+    for (CuEvent event : marks)
+      api.eventDestroy(event);
+    if (gate)
+      api.memFreeHost(gate);
     if (module)
       api.moduleUnload(module);
     api.primaryCtxRelease(device);
@@ -107,8 +121,17 @@ public:
     return target.compare(0, 3, "sm_") == 0;
   }
 
-  int64_t parallelism() const override {
-    return multiprocessors * kProgramsPerSm;
+  int64_t parallelism(const KernelInfo &kernel) const override {
+    int resident = 0;
+    auto found = functions.find(kernel.symbol);
+    if (found == functions.end() ||
+        api.occupancyMaxActiveBlocksPerMultiprocessor(
+            &resident, found->second,
+            static_cast<int>(kernel.workgroupSize[0] * kernel.workgroupSize[1] *
+                             kernel.workgroupSize[2]),
+            static_cast<size_t>(kernel.dynamicLdsBytes)) != kCudaSuccess)
+      resident = 1;
+    return multiprocessors * std::max(resident, 1);
   }
 
   Status allocate(size_t bytes, void *&pointer) override {
@@ -238,6 +261,60 @@ public:
     return Status::success();
   }
 
+  Status timeQueued(int64_t iterations, const std::function<Status()> &enqueue,
+                    std::vector<double> &microseconds) override {
+    microseconds.clear();
+    if (!gate) {
+      void *host = nullptr;
+      if (Status s = check(api.memHostAlloc(&host, sizeof(uint32_t),
+                                            kMemHostAllocDeviceMap),
+                           "cuMemHostAlloc"))
+        return s;
+      gate = static_cast<uint32_t *>(host);
+      if (Status s = check(api.memHostGetDevicePointer(&deviceGate, host, 0),
+                           "cuMemHostGetDevicePointer"))
+        return s;
+    }
+    while (marks.size() < kQueuedCalls + 1) {
+      CuEvent event = nullptr;
+      if (Status s = check(api.eventCreate(&event, 0), "cuEventCreate"))
+        return s;
+      marks.push_back(event);
+    }
+    for (int64_t done = 0; done < iterations;) {
+      int64_t calls = std::min(kQueuedCalls, iterations - done);
+      __atomic_store_n(gate, 0u, __ATOMIC_SEQ_CST);
+      if (Status s = check(api.streamWaitValue32(nullptr, deviceGate, 1,
+                                                 kStreamWaitValueGeq),
+                           "cuStreamWaitValue32"))
+        return s;
+      Status queued = check(api.eventRecord(marks[0], nullptr), "cuEventRecord");
+      for (int64_t i = 0; i < calls && queued.ok(); ++i) {
+        queued = enqueue();
+        if (queued.ok())
+          queued = check(api.eventRecord(marks[i + 1], nullptr),
+                         "cuEventRecord");
+      }
+      // Released even after a failure, so that the stream can drain.
+      __atomic_store_n(gate, 1u, __ATOMIC_SEQ_CST);
+      if (!queued.ok())
+        return queued;
+      if (Status s = check(api.eventSynchronize(marks[calls]),
+                           "cuEventSynchronize"))
+        return s;
+      for (int64_t i = 0; i < calls; ++i) {
+        float milliseconds = 0;
+        if (Status s = check(
+                api.eventElapsedTime(&milliseconds, marks[i], marks[i + 1]),
+                "cuEventElapsedTime"))
+          return s;
+        microseconds.push_back(1000.0 * milliseconds);
+      }
+      done += calls;
+    }
+    return Status::success();
+  }
+
 private:
   /// Reads the ABI record global of `loaded`, the module at `path`, and
   /// checks `manifest` against it.
@@ -278,6 +355,10 @@ private:
   std::unordered_map<std::string, CuFunction> functions;
   CuEvent startEvent = nullptr;
   CuEvent stopEvent = nullptr;
+  /// timeQueued's events and the host word its device-side wait reads.
+  std::vector<CuEvent> marks;
+  uint32_t *gate = nullptr;
+  CuDevicePtr deviceGate = 0;
 };
 
 } // namespace
@@ -311,6 +392,8 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend) {
   bind("cuModuleGetFunction", api.moduleGetFunction);
   bind("cuModuleGetGlobal_v2", api.moduleGetGlobal);
   bind("cuFuncSetAttribute", api.funcSetAttribute);
+  bind("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+       api.occupancyMaxActiveBlocksPerMultiprocessor);
   bind("cuLaunchKernel", api.launchKernel);
   bind("cuEventCreate", api.eventCreate);
   bind("cuEventDestroy_v2", api.eventDestroy);
@@ -318,6 +401,10 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend) {
   bind("cuEventSynchronize", api.eventSynchronize);
   bind("cuEventElapsedTime", api.eventElapsedTime);
   bind("cuGetErrorString", api.getErrorString);
+  bind("cuMemHostAlloc", api.memHostAlloc);
+  bind("cuMemFreeHost", api.memFreeHost);
+  bind("cuMemHostGetDevicePointer_v2", api.memHostGetDevicePointer);
+  bind("cuStreamWaitValue32_v2", api.streamWaitValue32);
   if (missing)
     return Status::failure("--target cuda",
                            library->fileName() + " lacks " + missing);

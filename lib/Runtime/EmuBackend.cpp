@@ -60,7 +60,9 @@ public:
     return chipOfTarget(target) != 0;
   }
 
-  int64_t parallelism() const override { return pool.getMaxConcurrency(); }
+  int64_t parallelism(const KernelInfo &) const override {
+    return pool.getMaxConcurrency();
+  }
 
   Status allocate(size_t bytes, void *&pointer) override {
     constexpr size_t kAlignment = 64;

@@ -11,6 +11,7 @@
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace mla::runtime {
@@ -28,6 +29,12 @@ constexpr HipError kHipErrorNotFound = 500;
 /// hipMemcpyKind values.
 constexpr int kHipMemcpyHostToDevice = 1;
 constexpr int kHipMemcpyDeviceToHost = 2;
+constexpr unsigned kHipHostMallocMapped = 0x2;
+constexpr unsigned kHipStreamWaitValueGte = 0x0;
+/// Calls queued behind one device-side wait: few enough that the runtime's
+/// queue takes them all without blocking the host, which would never
+/// release the wait.
+constexpr int64_t kQueuedCalls = 32;
 
 /// The HIP entry points the backend calls.
 struct HipApi {
@@ -49,6 +56,13 @@ struct HipApi {
   HipError (*eventSynchronize)(HipEvent);
   HipError (*eventElapsedTime)(float *, HipEvent, HipEvent);
   HipError (*deviceSynchronize)();
+  HipError (*hostMalloc)(void **, size_t, unsigned);
+  HipError (*hostFree)(void *);
+  HipError (*hostGetDevicePointer)(void **, void *, unsigned);
+  HipError (*streamWaitValue32)(HipStream, void *, uint32_t, unsigned,
+                                uint32_t);
+  HipError (*occupancyMaxActiveBlocksPerMultiprocessor)(int *, HipFunction,
+                                                        int, size_t);
   const char *(*getErrorString)(HipError);
 };
 
@@ -62,9 +76,6 @@ static int64_t computeUnitsOf(const std::string &target) {
   return 256;   // gfx950: MI355X
 }
 
-/// Programs resident per compute unit that the plan assumes.
-constexpr int64_t kProgramsPerComputeUnit = 2;
-
 namespace {
 
 class HipBackend : public Backend {
@@ -76,6 +87,10 @@ public:
     for (HipEvent event : {startEvent, stopEvent})
       if (event)
         api.eventDestroy(event);
+    for (HipEvent event : marks)
+      api.eventDestroy(event);
+    if (gate)
+      api.hostFree(gate);
     if (module)
       api.moduleUnload(module);
   }
@@ -88,8 +103,17 @@ public:
     return target == "gfx950" || target == "gfx942";
   }
 
-  int64_t parallelism() const override {
-    return computeUnitsOf(moduleTarget) * kProgramsPerComputeUnit;
+  int64_t parallelism(const KernelInfo &kernel) const override {
+    int resident = 0;
+    auto found = functions.find(kernel.symbol);
+    if (found == functions.end() ||
+        api.occupancyMaxActiveBlocksPerMultiprocessor(
+            &resident, found->second,
+            static_cast<int>(kernel.workgroupSize[0] * kernel.workgroupSize[1] *
+                             kernel.workgroupSize[2]),
+            static_cast<size_t>(kernel.dynamicLdsBytes)) != kHipSuccess)
+      resident = 1;
+    return computeUnitsOf(moduleTarget) * std::max(resident, 1);
   }
 
   Status allocate(size_t bytes, void *&pointer) override {
@@ -188,6 +212,62 @@ public:
     return Status::success();
   }
 
+  Status timeQueued(int64_t iterations, const std::function<Status()> &enqueue,
+                    std::vector<double> &microseconds) override {
+    microseconds.clear();
+    if (!gate) {
+      void *host = nullptr;
+      if (Status s = check(api.hostMalloc(&host, sizeof(uint32_t),
+                                          kHipHostMallocMapped),
+                           "hipHostMalloc"))
+        return s;
+      gate = static_cast<uint32_t *>(host);
+      if (Status s = check(api.hostGetDevicePointer(&deviceGate, host, 0),
+                           "hipHostGetDevicePointer"))
+        return s;
+    }
+    while (marks.size() < kQueuedCalls + 1) {
+      HipEvent event = nullptr;
+      if (Status s = check(api.eventCreate(&event), "hipEventCreate"))
+        return s;
+      marks.push_back(event);
+    }
+    for (int64_t done = 0; done < iterations;) {
+      int64_t calls = std::min(kQueuedCalls, iterations - done);
+      __atomic_store_n(gate, 0u, __ATOMIC_SEQ_CST);
+      if (Status s = check(api.streamWaitValue32(nullptr, deviceGate, 1,
+                                                 kHipStreamWaitValueGte,
+                                                 0xFFFFFFFFu),
+                           "hipStreamWaitValue32"))
+        return s;
+      Status queued =
+          check(api.eventRecord(marks[0], nullptr), "hipEventRecord");
+      for (int64_t i = 0; i < calls && queued.ok(); ++i) {
+        queued = enqueue();
+        if (queued.ok())
+          queued = check(api.eventRecord(marks[i + 1], nullptr),
+                         "hipEventRecord");
+      }
+      // Released even after a failure, so that the stream can drain.
+      __atomic_store_n(gate, 1u, __ATOMIC_SEQ_CST);
+      if (!queued.ok())
+        return queued;
+      if (Status s = check(api.eventSynchronize(marks[calls]),
+                           "hipEventSynchronize"))
+        return s;
+      for (int64_t i = 0; i < calls; ++i) {
+        float milliseconds = 0;
+        if (Status s = check(
+                api.eventElapsedTime(&milliseconds, marks[i], marks[i + 1]),
+                "hipEventElapsedTime"))
+          return s;
+        microseconds.push_back(1000.0 * milliseconds);
+      }
+      done += calls;
+    }
+    return Status::success();
+  }
+
 private:
   /// Reads the ABI record global of `loaded`, the module at `path`, and
   /// checks `manifest` against it.
@@ -228,6 +308,10 @@ private:
   std::string moduleTarget;
   HipEvent startEvent = nullptr;
   HipEvent stopEvent = nullptr;
+  /// timeQueued's events and the host word its device-side wait reads.
+  std::vector<HipEvent> marks;
+  uint32_t *gate = nullptr;
+  void *deviceGate = nullptr;
 };
 
 } // namespace
@@ -262,6 +346,12 @@ Status createHipBackend(std::unique_ptr<Backend> &backend) {
   bind("hipEventElapsedTime", api.eventElapsedTime);
   bind("hipDeviceSynchronize", api.deviceSynchronize);
   bind("hipGetErrorString", api.getErrorString);
+  bind("hipHostMalloc", api.hostMalloc);
+  bind("hipHostFree", api.hostFree);
+  bind("hipHostGetDevicePointer", api.hostGetDevicePointer);
+  bind("hipStreamWaitValue32", api.streamWaitValue32);
+  bind("hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
+       api.occupancyMaxActiveBlocksPerMultiprocessor);
   if (missing)
     return Status::failure("--target hip",
                            library->fileName() + " lacks " + missing);

@@ -36,7 +36,9 @@ public:
     return target == "host";
   }
 
-  int64_t parallelism() const override { return pool.getMaxConcurrency(); }
+  int64_t parallelism(const KernelInfo &) const override {
+    return pool.getMaxConcurrency();
+  }
 
   Status allocate(size_t bytes, void *&pointer) override {
     // Cache-line alignment, as a GPU allocator would give at least.

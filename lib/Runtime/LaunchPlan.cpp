@@ -3,9 +3,7 @@
 #include "mla/Runtime/LaunchPlan.h"
 
 #include <algorithm>
-#include <functional>
-#include <queue>
-#include <set>
+#include <cmath>
 
 namespace mla::runtime {
 
@@ -44,68 +42,154 @@ struct Sequence {
   int64_t rows;
   /// KV tiles: ceil(kvLen / kvTile).
   int64_t tiles;
+  /// Row blocks: ceil(rows / blockRows).
+  int64_t blocks;
 };
 
-/// A min-heap of the times at which the device's program slots become free.
-class SlotReplay {
-public:
-  /// `slots` program slots for `programs` programs: slots beyond the
-  /// programs' count would stay idle.
-  SlotReplay(int64_t slots, size_t programs) {
-    slots =
-        std::max<int64_t>(1, std::min(slots, static_cast<int64_t>(programs)));
-    for (int64_t i = 0; i < slots; ++i)
-      freeAt.push(0.0);
-  }
-
-  /// Starts a program of `cost` on the earliest free slot.
-  void dispatch(double cost) {
-    double finish = freeAt.top() + cost;
-    freeAt.pop();
-    freeAt.push(finish);
-    makespan = std::max(makespan, finish);
-  }
-
-  double finish() const { return makespan; }
-
-private:
-  std::priority_queue<double, std::vector<double>, std::greater<double>> freeAt;
-  double makespan = 0;
-};
+/// Where a sequence's ranges start and end, in tiles from its first key:
+/// 0 = cuts[0] < cuts[1] < ... < cuts[n] = tiles for n ranges, or {0, 0}
+/// for the one empty range of a sequence without keys. Empty for a sequence
+/// without queries.
+using Cuts = std::vector<int64_t>;
 
 } // namespace
 
 /// ceil(a / b) for a >= 0 and b >= 1, without overflow.
 static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
-/// The number of ranges of `seq` when ranges have at most `chunkTiles`
-/// tiles.
-static int64_t splitCount(const Sequence &seq, int64_t chunkTiles,
-                          int64_t maxSplits) {
+/// Reproducible cuts: ceil(tiles / chunkTiles) ranges (at most the cap)
+/// whose tile counts differ by at most one.
+static Cuts evenCuts(const Sequence &seq, int64_t chunkTiles,
+                     int64_t maxSplits) {
   if (seq.tiles == 0)
-    return 1;
-  return std::min(maxSplits, ceilDiv(seq.tiles, chunkTiles));
+    return {0, 0};
+  int64_t splits = std::min(maxSplits, ceilDiv(seq.tiles, chunkTiles));
+  int64_t base = seq.tiles / splits, extra = seq.tiles % splits;
+  Cuts cuts = {0};
+  for (int64_t split = 0; split < splits; ++split)
+    cuts.push_back(cuts.back() + base + (split < extra ? 1 : 0));
+  return cuts;
 }
 
-/// Appends the work items of `seq` cut into `splits` consecutive tile-aligned
-/// ranges whose tile counts differ by at most one; `partBase` is the
-/// sequence's first part row when splits > 1.
-static void appendWorkItems(const Sequence &seq, int64_t splits,
+/// Bytes one KV tile of `seq` costs its programs: every row block reads it.
+static double tileCost(const Sequence &seq, const PlanOptions &options) {
+  return static_cast<double>(seq.blocks) * options.kvTile * options.kvRowBytes;
+}
+
+/// Bytes a range of `seq` costs besides its tiles: a program's latency per
+/// row block and the query rows it reads; the bf16 output rows, or, for a
+/// range of a split sequence, the partial rows written and read again by
+/// the combine.
+static double rangeCost(const Sequence &seq, bool split,
+                        const PlanOptions &options) {
+  double written = split ? 2.0 * options.partialRowBytes : options.outRowBytes;
+  return static_cast<double>(seq.blocks) * options.programLatencyBytes +
+         static_cast<double>(seq.rows) * (options.queryRowBytes + written);
+}
+
+/// The sequences' tiles end to end in batch order, cut greedily into runs
+/// of at most `share` bytes, one per program; returns the cuts of each
+/// sequence and, per program, the index of its first range in batch order.
+///
+/// A program takes a sequence's remaining tiles whole when they fit its
+/// share (within half a tile), else as many as fit, and the next program
+/// goes on. No range but a sequence's last is shorter than
+/// ceil(tiles / maxSplits) tiles, so that no sequence gets more than
+/// maxSplits ranges; a program may exceed its share to keep to that.
+static std::vector<Cuts> cutIntoShares(const std::vector<Sequence> &sequences,
+                                       const PlanOptions &options, double share,
+                                       std::vector<int64_t> &programStarts) {
+  std::vector<Cuts> result(sequences.size());
+  programStarts = {0};
+  int64_t ranges = 0;
+  double used = 0;
+  bool programEmpty = true;
+  for (const Sequence &seq : sequences) {
+    if (seq.rows == 0)
+      continue;
+    double tile = tileCost(seq, options);
+    int64_t minTiles =
+        std::max<int64_t>(1, ceilDiv(seq.tiles, options.maxSplits));
+    Cuts &cuts = result[seq.index];
+    cuts = {0};
+    while (true) {
+      int64_t left = seq.tiles - cuts.back();
+      double whole = left * tile + rangeCost(seq, cuts.size() > 1, options);
+      // An empty program takes what two ranges could not share.
+      if (used + whole <= share + tile / 2 ||
+          (programEmpty && left < 2 * minTiles)) {
+        used += whole;
+        cuts.push_back(seq.tiles);
+        ++ranges;
+        programEmpty = false;
+        break;
+      }
+      double room = share - used - rangeCost(seq, /*split=*/true, options);
+      int64_t take =
+          room > 0 ? static_cast<int64_t>(std::floor(room / tile)) : 0;
+      if (programEmpty)
+        take = std::max(take, minTiles);
+      // Leave at least a range's worth for the next program.
+      take = std::min(take, left - minTiles);
+      if (take >= minTiles) {
+        cuts.push_back(cuts.back() + take);
+        ++ranges;
+      }
+      programStarts.push_back(ranges);
+      used = 0;
+      programEmpty = true;
+    }
+  }
+  if (ranges == 0)
+    programStarts.clear();
+  return result;
+}
+
+/// Throughput cuts: the smallest share (to a part in a thousand) whose
+/// greedy cut needs at most `parallelism` programs.
+static std::vector<Cuts> throughputCuts(const std::vector<Sequence> &sequences,
+                                        const PlanOptions &options,
+                                        std::vector<int64_t> &programStarts) {
+  double total = 0;
+  for (const Sequence &seq : sequences)
+    if (seq.rows > 0)
+      total += seq.tiles * tileCost(seq, options) +
+               rangeCost(seq, /*split=*/false, options);
+  // One share of the total always fits: nothing is split.
+  double low = total / static_cast<double>(options.parallelism), high = total;
+  std::vector<Cuts> best = cutIntoShares(sequences, options, high, programStarts);
+  std::vector<int64_t> starts;
+  while (high - low > high * 1e-3) {
+    double share = 0.5 * (low + high);
+    std::vector<Cuts> cuts = cutIntoShares(sequences, options, share, starts);
+    if (static_cast<int64_t>(starts.size()) <= options.parallelism) {
+      high = share;
+      best = std::move(cuts);
+      programStarts = starts;
+    } else {
+      low = share;
+    }
+  }
+  return best;
+}
+
+/// Appends the work items of `seq` cut at `cuts`, row blocks of one range
+/// adjacent; `partBase` is the sequence's first part row when it has
+/// several ranges.
+static void appendWorkItems(const Sequence &seq, const Cuts &cuts,
                             int64_t partBase, const PlanOptions &options,
                             std::vector<WorkItem> &items) {
-  int64_t baseTiles = seq.tiles / splits, extraTiles = seq.tiles % splits;
-  int64_t start = 0;
+  int64_t splits = static_cast<int64_t>(cuts.size()) - 1;
   for (int64_t split = 0; split < splits; ++split) {
-    int64_t tiles = baseTiles + (split < extraTiles ? 1 : 0);
-    int64_t end = std::min(seq.kvLen, start + tiles * options.kvTile);
+    int64_t begin = std::min(seq.kvLen, cuts[split] * options.kvTile);
+    int64_t end = std::min(seq.kvLen, cuts[split + 1] * options.kvTile);
     int64_t partRow = splits > 1 ? partBase + split * seq.rows : -1;
     for (int64_t row = 0; row < seq.rows; row += options.blockRows)
-      items.push_back({seq.index, static_cast<int32_t>(seq.kvBegin + start),
+      items.push_back({seq.index, static_cast<int32_t>(seq.kvBegin + begin),
                        static_cast<int32_t>(seq.kvBegin + end),
                        static_cast<int32_t>(split),
                        static_cast<int32_t>(splits), static_cast<int32_t>(row),
                        static_cast<int32_t>(partRow), 0});
-    start = end;
   }
 }
 
@@ -138,103 +222,22 @@ static void sortLongestFirst(std::vector<WorkItem> &items) {
       });
 }
 
-/// Bytes a program writes per query row: bf16 output for a sequence with
-/// one split, else a partial output and its log-sum-exp.
-static int64_t writtenRowBytes(int64_t splits, const PlanOptions &options) {
-  return splits == 1 ? options.outRowBytes : options.partialRowBytes;
-}
-
-/// Bytes a partial program of `rows` query rows over `keys` KV rows moves.
-static double partialCost(int64_t keys, int64_t rows, int64_t splits,
-                          const PlanOptions &options) {
-  return static_cast<double>(keys) * options.kvRowBytes +
-         static_cast<double>(rows) *
-             (options.queryRowBytes + writtenRowBytes(splits, options)) +
-         static_cast<double>(options.programLatencyBytes);
-}
-
-/// Bytes a combine program of `rows` rows over `splits` splits moves.
-static double combineCost(int64_t rows, int64_t splits,
-                          const PlanOptions &options) {
-  return static_cast<double>(rows) *
-             (static_cast<double>(splits) * options.partialRowBytes +
-              options.outRowBytes) +
-         static_cast<double>(options.programLatencyBytes);
-}
-
-/// The cost model's duration of a plan: its partial programs dispatched in
-/// list order onto the earliest free slot, then its combine programs the
-/// same way.
-static double estimateCost(const std::vector<WorkItem> &items,
-                           const std::vector<CombineItem> &combineItems,
-                           const std::vector<Sequence> &sequences,
-                           const PlanOptions &options) {
-  SlotReplay partial(options.parallelism, items.size());
-  for (const WorkItem &item : items) {
-    int64_t rows =
-        std::min(options.blockRows, sequences[item.seq].rows - item.rowBegin);
-    partial.dispatch(
-        partialCost(item.kvEnd - item.kvBegin, rows, item.numSplits, options));
-  }
-  SlotReplay combine(options.parallelism, combineItems.size());
-  for (const CombineItem &item : combineItems)
-    combine.dispatch(combineCost(item.rows, item.numSplits, options));
-  return partial.finish() + combine.finish();
-}
-
-/// A bound below the estimated duration when every sequence is cut into
-/// ranges of `chunkTiles`: perfect balance, or the longest program alone.
-static double lowerBound(const std::vector<Sequence> &sequences,
-                         int64_t chunkTiles, const PlanOptions &options) {
-  double partialTotal = 0, longest = 0, combineTotal = 0;
-  double latency = static_cast<double>(options.programLatencyBytes);
-  for (const Sequence &seq : sequences) {
-    if (seq.rows == 0)
-      continue;
-    int64_t splits = splitCount(seq, chunkTiles, options.maxSplits);
-    double blocks = static_cast<double>(ceilDiv(seq.rows, options.blockRows));
-    double rows = static_cast<double>(seq.rows);
-    // Every row block reads all of the sequence's keys once.
-    partialTotal +=
-        blocks * static_cast<double>(seq.kvLen) * options.kvRowBytes +
-        splits *
-            (rows * (options.queryRowBytes + writtenRowBytes(splits, options)) +
-             blocks * latency);
-    int64_t piece =
-        std::min(seq.kvLen, ceilDiv(seq.tiles, splits) * options.kvTile);
-    longest = std::max(longest,
-                       partialCost(piece, std::min(options.blockRows, seq.rows),
-                                   splits, options));
-    if (splits > 1)
-      combineTotal +=
-          rows * (splits * static_cast<double>(options.partialRowBytes) +
-                  options.outRowBytes) +
-          static_cast<double>(ceilDiv(seq.rows, options.combineBlockRows)) *
-              latency;
-  }
-  return std::max(partialTotal / options.parallelism, longest) +
-         combineTotal / options.parallelism;
-}
-
-/// The work and combine lists when sequence i has splits[i] ranges.
-static Status buildPlan(const std::vector<Sequence> &sequences,
-                        const std::vector<int64_t> &splits,
-                        const std::vector<int32_t> &qoIndptr,
-                        const PlanOptions &options, LaunchPlan &plan) {
-  plan.items.clear();
-  plan.combineItems.clear();
+/// The work items (in batch order), combine items and partial buffers when
+/// sequence i is cut at cuts[i].
+static Status buildItems(const std::vector<Sequence> &sequences,
+                         const std::vector<Cuts> &cuts,
+                         const std::vector<int32_t> &qoIndptr,
+                         const PlanOptions &options, LaunchPlan &plan) {
   plan.numSplits.assign(sequences.size(), 0);
   plan.partBase.assign(sequences.size(), -1);
-  plan.partRows = 0;
-  plan.maxSplitsUsed = 0;
-  // One program per work item: the count is a grid dimension, checked
-  // before the list is built.
+  // The item count bounds a grid dimension, checked before the list is
+  // built.
   int64_t workItems = 0;
   for (const Sequence &seq : sequences) {
     if (seq.rows == 0)
       continue;
-    int64_t n = splits[seq.index];
-    workItems += n * ceilDiv(seq.rows, options.blockRows);
+    int64_t n = static_cast<int64_t>(cuts[seq.index].size()) - 1;
+    workItems += n * seq.blocks;
     if (workItems > INT32_MAX)
       return Status::failure("launch plan",
                              "more than 2^31 - 1 work items (a larger "
@@ -250,12 +253,11 @@ static Status buildPlan(const std::vector<Sequence> &sequences,
       appendCombineItems(seq, n, base, qoIndptr[seq.index] * options.heads,
                          options, plan.combineItems);
     }
-    appendWorkItems(seq, n, base, options, plan.items);
+    appendWorkItems(seq, cuts[seq.index], base, options, plan.items);
     plan.numSplits[seq.index] = static_cast<int32_t>(n);
     plan.partBase[seq.index] = base;
     plan.maxSplitsUsed = std::max(plan.maxSplitsUsed, n);
   }
-  sortLongestFirst(plan.items);
   return Status::success();
 }
 
@@ -287,54 +289,59 @@ Status planSplitKv(const std::vector<int32_t> &qoIndptr,
   for (int32_t b = 0; b < batch; ++b) {
     Sequence seq{
         b, kvIndptr[b], kvIndptr[b + 1] - kvIndptr[b],
-        static_cast<int64_t>(qoIndptr[b + 1] - qoIndptr[b]) * opts.heads, 0};
+        static_cast<int64_t>(qoIndptr[b + 1] - qoIndptr[b]) * opts.heads, 0,
+        0};
     seq.tiles = ceilDiv(seq.kvLen, opts.kvTile);
+    seq.blocks = ceilDiv(seq.rows, opts.blockRows);
     sequences.push_back(seq);
   }
 
-  std::vector<int64_t> splits(sequences.size(), 1);
-  int64_t chunkTiles = ceilDiv(kReproducibleSplitRows, opts.kvTile);
-  if (opts.mode == PlanMode::Throughput) {
-    // The split count of a sequence changes only where the chunk crosses
-    // ceil(tiles / n), so those are the only chunks worth trying.
-    std::set<int64_t, std::greater<int64_t>> candidates;
+  std::vector<Cuts> cuts(sequences.size());
+  std::vector<int64_t> programStarts;
+  if (opts.mode == PlanMode::Reproducible) {
+    int64_t chunkTiles = ceilDiv(kReproducibleSplitRows, opts.kvTile);
     for (const Sequence &seq : sequences)
       if (seq.rows > 0)
-        for (int64_t n = 1; n <= std::min(opts.maxSplits, seq.tiles); ++n)
-          candidates.insert(ceilDiv(seq.tiles, n));
-    // Prefer fewer work items unless more of them win clearly: the model
-    // ignores caches and the combine's launch.
-    constexpr double kRequiredGain = 0.99;
-    double bestCost = 0;
-    int64_t bestChunkTiles = 0;
-    for (int64_t candidate : candidates) {
-      if (bestChunkTiles &&
-          lowerBound(sequences, candidate, opts) >= bestCost * kRequiredGain)
-        continue;
-      for (const Sequence &seq : sequences)
-        splits[seq.index] = splitCount(seq, candidate, opts.maxSplits);
-      // Too many part rows: shorter ranges only need more.
-      if (buildPlan(sequences, splits, qoIndptr, opts, result))
+        cuts[seq.index] = evenCuts(seq, chunkTiles, opts.maxSplits);
+    if (Status s = buildItems(sequences, cuts, qoIndptr, opts, result))
+      return s;
+  } else {
+    // Fewer splits need fewer part rows and work items: the cap halves
+    // until they fit the kernels' int32 fields.
+    while (true) {
+      cuts = throughputCuts(sequences, opts, programStarts);
+      Status s = buildItems(sequences, cuts, qoIndptr, opts, result);
+      if (!s)
         break;
-      double cost =
-          estimateCost(result.items, result.combineItems, sequences, opts);
-      if (!bestChunkTiles || cost < bestCost * kRequiredGain) {
-        bestCost = cost;
-        bestChunkTiles = candidate;
-      }
+      if (opts.maxSplits == 1)
+        return s;
+      opts.maxSplits = ceilDiv(opts.maxSplits, 2);
+      result = LaunchPlan();
+      result.mode = opts.mode;
     }
-    // Without a sequence to split every candidate is the same.
-    if (bestChunkTiles)
-      chunkTiles = bestChunkTiles;
   }
 
-  for (const Sequence &seq : sequences)
-    splits[seq.index] = splitCount(seq, chunkTiles, opts.maxSplits);
-  if (Status s = buildPlan(sequences, splits, qoIndptr, opts, result))
-    return s;
-  result.chunkRows = chunkTiles * opts.kvTile;
-  result.estimatedCost =
-      estimateCost(result.items, result.combineItems, sequences, opts);
+  result.workIndptr = {0};
+  if (opts.mode == PlanMode::Reproducible) {
+    sortLongestFirst(result.items);
+    for (size_t i = 0; i < result.items.size(); ++i)
+      result.workIndptr.push_back(static_cast<int32_t>(i + 1));
+  } else {
+    // A program's first item is its first range's: ranges in batch order
+    // hold their row blocks' items adjacent.
+    std::vector<int64_t> rangeFirstItem;
+    int64_t item = 0;
+    for (const Sequence &seq : sequences)
+      for (size_t r = 1; r < cuts[seq.index].size(); ++r) {
+        rangeFirstItem.push_back(item);
+        item += seq.blocks;
+      }
+    for (size_t p = 1; p < programStarts.size(); ++p)
+      result.workIndptr.push_back(
+          static_cast<int32_t>(rangeFirstItem[programStarts[p]]));
+    if (!programStarts.empty())
+      result.workIndptr.push_back(static_cast<int32_t>(item));
+  }
   plan = std::move(result);
   return Status::success();
 }

@@ -91,9 +91,19 @@ static Status readMlaLaunchKeys(const Manifest &manifest,
       return s;
   if (Status s = requireKey(kernel, "grid", kernel.hasGrid))
     return s;
-  const char *quantity = partial ? "work_items" : "combine_items";
+  const char *quantity = partial ? "programs" : "combine_items";
+  const std::array<GridExtent, 3> &grid = kernel.grid;
+  // Before work_indptr, a partial program ran one work item.
+  if (partial && grid[0].quantity == "work_items")
+    return Status::failure(
+        kernel.location,
+        formatString("kernel '%s': launch.grid [\"work_items\", 1, 1] is the "
+                     "launch rule of an older mla-compile (one program per "
+                     "work item); recompile the module, whose partial kernels "
+                     "now run [\"programs\", 1, 1] over work_indptr",
+                     kernel.symbol.c_str()));
   for (size_t d = 0; d < 3; ++d) {
-    const std::string &name = kernel.grid[d].quantity;
+    const std::string &name = grid[d].quantity;
     if (!name.empty() && name != quantity)
       return Status::failure(
           kernel.location,
@@ -102,16 +112,16 @@ static Status readMlaLaunchKeys(const Manifest &manifest,
                        kernel.symbol.c_str(), d, name.c_str(), quantity,
                        kernel.role.c_str()));
   }
-  // A fixed count in x would run programs for items the plan does not
-  // have; one in y or z would run every item that many times over.
-  const std::array<GridExtent, 3> &grid = kernel.grid;
+  // A fixed count in x would run programs the plan does not have; one in y
+  // or z would run every program that many times over.
   if (grid[0].quantity != quantity || !grid[1].quantity.empty() ||
       grid[1].count != 1 || !grid[2].quantity.empty() || grid[2].count != 1)
     return Status::failure(
         kernel.location,
         formatString("kernel '%s': launch.grid: expected [\"%s\", 1, 1] "
-                     "(one %s program per item)",
-                     kernel.symbol.c_str(), quantity, kernel.role.c_str()));
+                     "(one %s program per %s)",
+                     kernel.symbol.c_str(), quantity, kernel.role.c_str(),
+                     partial ? "run of work items" : "combine item"));
   return Status::success();
 }
 
@@ -204,6 +214,8 @@ static Status resolveArg(const KernelInfo &kernel, const KernelArg &arg,
     binding = {MlaArg::KvIndptr, ptr, "i32"};
   } else if (arg.name == "work") {
     binding = {MlaArg::Work, ptr, "i32"};
+  } else if (arg.name == "work_indptr") {
+    binding = {MlaArg::WorkIndptr, ptr, "i32"};
   } else if (arg.name == "combine") {
     binding = {MlaArg::Combine, ptr, "i32"};
   } else if (arg.name == "part_out") {
@@ -216,8 +228,8 @@ static Status resolveArg(const KernelInfo &kernel, const KernelArg &arg,
     binding = {MlaArg::SmScale, scalar, "f32"};
   } else {
     return error("is unknown to the MLA driver (it binds q, kv, kv_scale, "
-                 "scale_stride, qo_indptr, kv_indptr, work, combine, "
-                 "part_out, part_lse, out, sm_scale)");
+                 "scale_stride, qo_indptr, kv_indptr, work, work_indptr, "
+                 "combine, part_out, part_lse, out, sm_scale)");
   }
   if (arg.kind == binding.kind && arg.type == binding.type)
     return Status::success();
@@ -280,7 +292,8 @@ Status selectMlaKernels(const Manifest &manifest, KvDType kvDType,
       return s;
   // The partial kernel writes single-split rows to out and the others to
   // the partial buffers, which the combine kernel merges into out.
-  for (const char *name : {"work", "out", "part_out", "part_lse"})
+  for (const char *name :
+       {"work", "work_indptr", "out", "part_out", "part_lse"})
     if (Status s = requireArgument(*result.partial, name))
       return s;
   for (const char *name : {"combine", "out", "part_out", "part_lse"})
@@ -352,8 +365,8 @@ Status MlaDriver::bindKernel(const KernelInfo &kernel, BoundKernel &bound) {
 Status MlaDriver::computeGrid(const KernelInfo &kernel,
                               std::array<int64_t, 3> &grid) {
   // selectMlaKernels has checked the rule: [quantity, 1, 1].
-  size_t items = kernel.grid[0].quantity == "work_items"
-                     ? plan.items.size()
+  size_t items = kernel.grid[0].quantity == "programs"
+                     ? static_cast<size_t>(plan.programs())
                      : plan.combineItems.size();
   if (items > static_cast<size_t>(kMaxGridX))
     return Status::failure(
@@ -417,6 +430,10 @@ void MlaDriver::hostData(MlaArg arg, const void *&source,
   case MlaArg::Work:
     source = plan.items.data();
     bytes = plan.items.size() * sizeof(WorkItem);
+    break;
+  case MlaArg::WorkIndptr:
+    source = plan.workIndptr.data();
+    bytes = plan.workIndptr.size() * sizeof(int32_t);
     break;
   case MlaArg::Combine:
     source = plan.combineItems.data();
@@ -497,9 +514,45 @@ Status MlaDriver::readOutput(std::vector<uint16_t> &out) {
                             out.size() * sizeof(uint16_t));
 }
 
-Status MlaDriver::benchmark(int64_t warmup, int64_t iterations,
-                            size_t rotationBytes, double &medianMicroseconds,
-                            int64_t &copies) {
+Status MlaDriver::replan(const PlanOptions &options) {
+  auto download = [&](MlaArg arg, std::vector<int32_t> &values) -> Status {
+    const DeviceBuffer &buffer = buffers[static_cast<size_t>(arg)];
+    values.resize(buffer.size() / sizeof(int32_t));
+    return backend.copyToHost(values.data(), buffer.get(), buffer.size());
+  };
+  std::vector<int32_t> qoIndptr, kvIndptr;
+  if (Status s = download(MlaArg::QoIndptr, qoIndptr))
+    return s;
+  if (Status s = download(MlaArg::KvIndptr, kvIndptr))
+    return s;
+  LaunchPlan fresh;
+  if (Status s = planSplitKv(qoIndptr, kvIndptr, options, fresh))
+    return s;
+  auto upload = [&](MlaArg arg, const void *data, size_t bytes) -> Status {
+    const DeviceBuffer &buffer = buffers[static_cast<size_t>(arg)];
+    if (!buffer.get())
+      return Status::success();
+    // The same indptrs and options make the same plan.
+    if (bytes > buffer.size())
+      return Status::failure("--bench", "the plan of the same indptrs grew "
+                                        "between calls");
+    return bytes ? backend.copyToDevice(buffer.get(), data, bytes)
+                 : Status::success();
+  };
+  if (Status s = upload(MlaArg::Work, fresh.items.data(),
+                        fresh.items.size() * sizeof(WorkItem)))
+    return s;
+  if (Status s = upload(MlaArg::WorkIndptr, fresh.workIndptr.data(),
+                        fresh.workIndptr.size() * sizeof(int32_t)))
+    return s;
+  return upload(MlaArg::Combine, fresh.combineItems.data(),
+                fresh.combineItems.size() * sizeof(CombineItem));
+}
+
+Status MlaDriver::timeCalls(int64_t warmup, int64_t iterations,
+                            size_t rotationBytes, bool queued,
+                            const std::function<Status()> &call,
+                            double &medianMicroseconds, int64_t &copies) {
   constexpr MlaArg streamed[] = {MlaArg::Q, MlaArg::Kv, MlaArg::KvScale};
   constexpr size_t numStreamed = std::size(streamed);
   size_t setBytes = 0;
@@ -536,15 +589,50 @@ Status MlaDriver::benchmark(int64_t warmup, int64_t iterations,
   // Backends take the argument values at launch, so the next launch may
   // point elsewhere.
   int64_t next = 0;
-  Status status = benchmarkLaunches(
-      backend, warmup, iterations,
-      [&] {
-        useCopy(next++ % copies);
-        return launchBoth();
-      },
-      medianMicroseconds);
+  auto rotated = [&] {
+    useCopy(next++ % copies);
+    return call();
+  };
+  Status status = Status::success();
+  if (queued) {
+    status = benchmarkLaunches(backend, warmup, iterations, rotated,
+                               medianMicroseconds);
+  } else {
+    for (int64_t i = 0; i < warmup && status.ok(); ++i)
+      status = rotated();
+    std::vector<double> times;
+    if (status.ok())
+      status = backend.synchronize();
+    // The base implementation times each call alone.
+    if (status.ok())
+      status = backend.Backend::timeQueued(iterations, rotated, times);
+    medianMicroseconds = median(std::move(times));
+  }
   useCopy(0);
   return status;
+}
+
+Status MlaDriver::benchmark(int64_t warmup, int64_t iterations,
+                            size_t rotationBytes, double &medianMicroseconds,
+                            int64_t &copies) {
+  return timeCalls(
+      warmup, iterations, rotationBytes, /*queued=*/true,
+      [&] { return launchBoth(); }, medianMicroseconds, copies);
+}
+
+Status MlaDriver::benchmarkWholeCall(const PlanOptions &options,
+                                     int64_t warmup, int64_t iterations,
+                                     size_t rotationBytes,
+                                     double &medianMicroseconds) {
+  int64_t copies = 0;
+  return timeCalls(
+      warmup, iterations, rotationBytes, /*queued=*/false,
+      [&]() -> Status {
+        if (Status s = replan(options))
+          return s;
+        return launchBoth();
+      },
+      medianMicroseconds, copies);
 }
 
 } // namespace mla::runtime

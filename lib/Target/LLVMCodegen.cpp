@@ -23,18 +23,34 @@
 using namespace mlir;
 using namespace mla;
 
+/// Sets the boolean LLVM option `name` to true unless the command line set
+/// it. Called before any target machine is created, from one thread.
+static void setDefaultFlag(llvm::StringRef name) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto found = options.find(name);
+  if (found == options.end() || found->second->getNumOccurrences())
+    return;
+  static_cast<llvm::cl::opt<bool> *>(found->second)->setValue(true);
+}
+
 /// NVPTX addresses shared memory with 32-bit pointers (the backend's
 /// nvptx-short-ptr, which decides the target machine's data layout) unless
 /// the command line says otherwise: shared memory is at most 228 KiB, and a
 /// 64-bit address costs two registers and a conversion per access. With
 /// double-buffered fp8 tiles the 64-bit addresses took 255 registers and
 /// spilled; 32-bit ones take 164.
-static void useShortSharedPointers() {
-  auto &options = llvm::cl::getRegisteredOptions();
-  auto found = options.find("nvptx-short-ptr");
-  if (found == options.end() || found->second->getNumOccurrences())
-    return;
-  static_cast<llvm::cl::opt<bool> *>(found->second)->setValue(true);
+static void useShortSharedPointers() { setDefaultFlag("nvptx-short-ptr"); }
+
+/// AMDGPU kernels run without MachineLICM unless the command line says
+/// otherwise. The IR's LICM already hoists what the KV loop does not change
+/// (the loop mix of every kernel is within 1% either way), and leaves loops
+/// that hold a loop alone (convert-gpu-kernels-to-llvm); MachineLICM then
+/// hoisted the lane address arithmetic of a partial program's per-item
+/// steps out of its run of work items, live across the KV loop where the
+/// kernels are at their register limit: gfx950's bf16 kernel spilled 18
+/// VGPRs to scratch.
+static void keepMachineInvariantsInPlace() {
+  setDefaultFlag("disable-machine-licm");
 }
 
 std::unique_ptr<llvm::TargetMachine>
@@ -46,6 +62,8 @@ mla::createTargetMachine(const TargetInfo &target, std::string &error) {
   llvm::Triple triple(target.triple);
   if (triple.isNVPTX())
     useShortSharedPointers();
+  if (triple.isAMDGPU())
+    keepMachineInvariantsInPlace();
   const llvm::Target *llvmTarget =
       llvm::TargetRegistry::lookupTarget(triple, error);
   if (!llvmTarget)

@@ -121,7 +121,9 @@ static cl::opt<std::string> moduleFlag("module",
                                        cl::cat(bothModes));
 static cl::opt<bool> benchFlag("bench",
                                cl::desc("time the launches: median of --iters "
-                                        "runs"),
+                                        "runs queued back to back (MLA "
+                                        "mode: also of --iters whole calls, "
+                                        "planning included)"),
                                cl::ValueDisallowed, cl::cat(bothModes));
 static cl::opt<std::string>
     itersFlag("iters", cl::desc("timed launches of --bench (default 20)"),
@@ -192,10 +194,11 @@ static cl::opt<std::string> planFlag(
     cl::desc("how sequences are split into KV ranges (docs/ABI.md):\n"
              "reproducible (default): a sequence's ranges depend only\n"
              "on its own length, so the output bits do not depend on\n"
-             "the batch, --threads or the device; throughput: one\n"
-             "range length for the batch, chosen by a cost model for\n"
-             "the device's parallelism (outputs may differ in the\n"
-             "last bits between thread counts and batches)"),
+             "the batch, --threads or the device; throughput: as\n"
+             "many programs as the device runs at once, each an\n"
+             "equal share of the batch's keys, sequences split where\n"
+             "a share ends (outputs may differ in the last bits\n"
+             "between thread counts and batches)"),
     cl::value_desc("reproducible|throughput"), cl::cat(launchPlan));
 
 static cl::opt<std::string>
@@ -599,15 +602,15 @@ static void printSummary(const Options &options, const MlaProblem &problem,
   }
   std::printf(
       "run: target=%s batch=%lld heads=%lld q_len=%s kv_len=%s "
-      "total_kv=%lld kv_dtype=%s plan=%s work_items=%zu combine_items=%zu "
-      "max_splits=%lld chunk=%lld part_bytes=%lld\n",
+      "total_kv=%lld kv_dtype=%s plan=%s programs=%lld work_items=%zu "
+      "combine_items=%zu max_splits=%lld part_bytes=%lld\n",
       options.target.c_str(), static_cast<long long>(problem.batch()),
       static_cast<long long>(problem.heads), describeRange(minQ, maxQ).c_str(),
       describeRange(minKv, maxKv).c_str(),
       static_cast<long long>(problem.totalKv()), kvDTypeName(problem.kvDType),
-      planModeName(plan.mode), plan.items.size(), plan.combineItems.size(),
+      planModeName(plan.mode), static_cast<long long>(plan.programs()),
+      plan.items.size(), plan.combineItems.size(),
       static_cast<long long>(plan.maxSplitsUsed),
-      static_cast<long long>(plan.chunkRows),
       static_cast<long long>(plan.partialBytes()));
   if (seed)
     std::printf("inputs: generated, seed=%llu\n",
@@ -678,10 +681,11 @@ static Status runTool(const Options &options, bool &checkFailed) {
   if (Status s = backend->loadModule(options.module, manifest))
     return s;
 
+  PlanOptions planOptions =
+      planOptionsFor(problem, kernels, options.plan,
+                     backend->parallelism(*kernels.partial));
   LaunchPlan plan;
-  if (Status s = planSplitKv(problem.qoIndptr, problem.kvIndptr,
-                             planOptionsFor(problem, kernels, options.plan,
-                                            backend->parallelism()),
+  if (Status s = planSplitKv(problem.qoIndptr, problem.kvIndptr, planOptions,
                              plan))
     return s;
   printSummary(options, problem, plan, seed);
@@ -723,12 +727,21 @@ static Status runTool(const Options &options, bool &checkFailed) {
                                     median, copies))
       return s;
     int64_t bytes = problem.essentialBytes();
-    std::printf("bench: %.1f us median of %lld, %.3g GB/s effective (%lld "
-                "bytes), %s plan, inputs in %lld cop%s\n",
+    std::printf("bench: %.1f us median of %lld queued back to back, %.3g GB/s "
+                "effective (%lld bytes), %s plan, inputs in %lld cop%s\n",
                 median, static_cast<long long>(iterations),
                 median > 0 ? bytes / (median * 1e3) : 0.0,
                 static_cast<long long>(bytes), planModeName(plan.mode),
                 static_cast<long long>(copies), copies == 1 ? "y" : "ies");
+    std::fflush(stdout);
+    double wholeCall = 0;
+    if (Status s = driver.benchmarkWholeCall(
+            planOptions, kWarmupIterations, iterations,
+            static_cast<size_t>(rotateMib) << 20, wholeCall))
+      return s;
+    std::printf("whole call: %.1f us median of %lld timed alone (indptrs "
+                "read back, planned on the host, plan uploaded, launched)\n",
+                wholeCall, static_cast<long long>(iterations));
     std::fflush(stdout);
   }
 

@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace llvm {
 class ThreadPoolInterface;
@@ -49,9 +50,9 @@ public:
   /// not, `expected` describes the targets that do.
   virtual bool acceptsTarget(const std::string &target,
                              std::string &expected) const = 0;
-  /// Programs the device runs at once, for the split-KV plan. Meaningful
-  /// after loadModule.
-  virtual int64_t parallelism() const = 0;
+  /// Programs of `kernel` (of the loaded module) the device runs at once,
+  /// for the split-KV plan.
+  virtual int64_t parallelism(const KernelInfo &kernel) const = 0;
 
   /// Device memory. Pointers are device addresses, passed to kernels as is.
   virtual Status allocate(size_t bytes, void *&pointer) = 0;
@@ -74,6 +75,17 @@ public:
   virtual Status startTimer() = 0;
   /// Marks its end, waits for it, and returns the time between the marks.
   virtual Status stopTimer(double &microseconds) = 0;
+
+  /// Times `iterations` calls of `enqueue`, which only enqueues work, as the
+  /// device runs them back to back, and returns each call's time. A GPU
+  /// backend queues the calls, each between two timer marks, behind one
+  /// device-side wait that it releases once they are all queued, so that no
+  /// host round trip or launch latency falls inside a call's time. The
+  /// default times each call on its own with startTimer and stopTimer, as
+  /// a backend that runs work when it is launched must.
+  virtual Status timeQueued(int64_t iterations,
+                            const std::function<Status()> &enqueue,
+                            std::vector<double> &microseconds);
 };
 
 /// Device memory owned by a Backend, released on destruction.
@@ -118,8 +130,11 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend);
 Status createBackend(const std::string &target, llvm::ThreadPoolInterface &pool,
                      std::unique_ptr<Backend> &backend);
 
+/// The median of `times` (0 when empty).
+double median(std::vector<double> times);
+
 /// Calls `launch` `warmup` times untimed, waits, then times `iterations`
-/// calls one by one with the backend's timer; returns their median.
+/// calls queued back to back (Backend::timeQueued); returns their median.
 Status benchmarkLaunches(Backend &backend, int64_t warmup, int64_t iterations,
                          const std::function<Status()> &launch,
                          double &medianMicroseconds);

@@ -3,9 +3,9 @@
 // Decode has few queries and long KV caches, so one program per sequence
 // leaves most of a GPU idle. The plan cuts each sequence's KV rows into
 // ranges (splits) and its flattened (token, head) query rows into blocks;
-// one partial program handles one (range, block) work item, and a combine
-// program merges the splits of a block of rows (docs/ABI.md, "MLA decode
-// kernels").
+// a (range, block) pair is a work item, each partial program runs a run of
+// consecutive work items, and a combine program merges the splits of a
+// block of rows (docs/ABI.md, "MLA decode kernels").
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,8 +26,9 @@ enum class PlanMode {
   /// split cap, so outputs are bitwise identical across runs, thread
   /// counts, devices and batch compositions.
   Reproducible,
-  /// One range length for the whole batch, chosen by the cost model for the
-  /// device's parallelism.
+  /// About as many programs as the device runs at once, each a contiguous
+  /// run of the batch's (sequence, KV tile) pairs of equal estimated cost:
+  /// a sequence is split only where a run ends inside it.
   Throughput,
 };
 
@@ -36,7 +37,8 @@ const char *planModeName(PlanMode mode);
 /// Parses a name of planModeName; false when unknown.
 bool parsePlanMode(std::string_view name, PlanMode &mode);
 
-/// One row of the `work` argument: one partial program.
+/// One row of the `work` argument: a range of one sequence's keys for one
+/// block of its query rows.
 struct WorkItem {
   int32_t seq;
   /// Absolute rows of kv: [kvBegin, kvEnd), possibly empty.
@@ -89,7 +91,7 @@ struct PlanOptions {
   int64_t maxSplits = 16;
 
   /// Programs the device runs at once: host threads, or SMs/CUs times the
-  /// programs resident on each. Throughput mode only.
+  /// partial kernel's programs resident on each. Throughput mode only.
   int64_t parallelism = 1;
   /// Bytes of one KV row, scales included.
   int64_t kvRowBytes = 1152;
@@ -106,9 +108,13 @@ struct PlanOptions {
 /// The work lists of one launch and the partial buffers they need.
 struct LaunchPlan {
   PlanMode mode = PlanMode::Reproducible;
-  /// Longest ranges first, so that the device's in-order dispatch starts the
-  /// long programs early; the row blocks of one range are adjacent.
+  /// The row blocks of one range are adjacent. Reproducible: one item per
+  /// program, longest ranges first, so that the device's in-order dispatch
+  /// starts the long programs early. Throughput: in sequence order.
   std::vector<WorkItem> items;
+  /// Program p of the partial kernel runs items [workIndptr[p],
+  /// workIndptr[p + 1]); programs() + 1 entries, from 0.
+  std::vector<int32_t> workIndptr = {0};
   /// One per (sequence with more than one split, combine row block).
   std::vector<CombineItem> combineItems;
   /// Per sequence: its number of ranges (1 for a sequence with queries but
@@ -121,12 +127,11 @@ struct LaunchPlan {
   int64_t partRows = 0;
   /// The largest split count of any sequence.
   int64_t maxSplitsUsed = 0;
-  /// The longest range a split may have, in KV rows.
-  int64_t chunkRows = 0;
-  /// The cost model's estimate of the launch's duration, in bytes of one
-  /// program slot's traffic (throughput mode only).
-  double estimatedCost = 0;
 
+  /// Partial programs.
+  int64_t programs() const {
+    return static_cast<int64_t>(workIndptr.size()) - 1;
+  }
   /// Bytes of part_out and part_lse together.
   int64_t partialBytes() const;
 };
@@ -138,17 +143,18 @@ constexpr int64_t kReproducibleSplitRows = 1024;
 
 /// Plans the split-KV launch of the batch given by its indptrs.
 ///
-/// Each sequence with queries is cut into n consecutive tile-aligned ranges
-/// whose tile counts differ by at most one (n <= maxSplits; a sequence
-/// without KV rows gets one empty range), and its q_len * heads rows into
-/// blocks of blockRows; every (range, block) is a work item. Reproducible
-/// mode takes n from the sequence's own length (kReproducibleSplitRows).
-/// Throughput mode gives all sequences one range length: the candidate
-/// with the lowest estimated duration, found by replaying the partial and
-/// combine launches' in-order dispatch onto `parallelism` program slots;
-/// near-ties go to fewer work items. Fails when a row index of the plan
-/// would not fit the kernels' int32 fields, or the work items a grid
-/// dimension.
+/// Each sequence with queries is cut into n <= maxSplits consecutive
+/// tile-aligned ranges (a sequence without KV rows gets one empty range),
+/// and its q_len * heads rows into blocks of blockRows; every (range, block)
+/// is a work item. Reproducible mode takes n from the sequence's own length
+/// (kReproducibleSplitRows, tile counts differing by at most one) and gives
+/// each work item its own program. Throughput mode lays the sequences' tiles
+/// end to end, in batch order, and cuts that line into at most
+/// `parallelism` runs of about equal cost (the bytes the programs move,
+/// each range costing a program's latency and its query and output rows on
+/// top of its tiles); the ranges are the pieces of the sequences between
+/// cuts. Fails when a row index of the plan would not fit the kernels'
+/// int32 fields, or the work items a grid dimension.
 Status planSplitKv(const std::vector<int32_t> &qoIndptr,
                    const std::vector<int32_t> &kvIndptr,
                    const PlanOptions &options, LaunchPlan &plan);

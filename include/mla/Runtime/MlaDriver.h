@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace mla::runtime {
@@ -33,6 +34,7 @@ enum class MlaArg {
   QoIndptr,
   KvIndptr,
   Work,
+  WorkIndptr,
   Combine,
   PartOut,
   PartLse,
@@ -93,8 +95,9 @@ public:
   Status run();
   /// Copies the output back: [totalQ, heads, 512] bf16 bits.
   Status readOutput(std::vector<uint16_t> &out);
-  /// Runs `warmup` untimed launches, then times `iterations` launches one
-  /// by one with device events; returns their median. The launches cycle
+  /// Runs `warmup` untimed launches, then times `iterations` launches of
+  /// the partial and combine kernels queued back to back
+  /// (Backend::timeQueued); returns their median. The launches cycle
   /// through copies of the inputs they stream (q, the KV cache and its
   /// scales) such that the other copies a launch reads before its own comes
   /// round again total at least `rotationBytes`, so that no launch finds its
@@ -102,6 +105,14 @@ public:
   /// how many there were.
   Status benchmark(int64_t warmup, int64_t iterations, size_t rotationBytes,
                    double &medianMicroseconds, int64_t &copies);
+  /// As benchmark, but each call does, inside its timed region, what a
+  /// caller that plans on the host does for every batch: it reads the
+  /// indptrs back from the device, plans with `options`, uploads the plan's
+  /// tables and launches; and each call is timed alone, its launches
+  /// included, as a whole call is.
+  Status benchmarkWholeCall(const PlanOptions &options, int64_t warmup,
+                            int64_t iterations, size_t rotationBytes,
+                            double &medianMicroseconds);
 
 private:
   /// The storage of one argument value; args[i] points at slots[i].
@@ -132,6 +143,14 @@ private:
   /// Fills out, part_out and part_lse with NaN bits.
   Status poisonOutputs();
   Status launchBoth();
+  /// The plan of the device's indptrs with `options`, uploaded over the
+  /// bound plan's tables (which it must match in size).
+  Status replan(const PlanOptions &options);
+  /// Runs `warmup` calls, then times `iterations` calls, queued or each
+  /// alone, cycling through copies of the streamed inputs (benchmark).
+  Status timeCalls(int64_t warmup, int64_t iterations, size_t rotationBytes,
+                   bool queued, const std::function<Status()> &call,
+                   double &medianMicroseconds, int64_t &copies);
 
   Backend &backend;
   MlaKernels kernels;

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/AMDGPU/Utils/Chipset.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -54,6 +55,7 @@ struct ConvertGPUKernelsToLLVMPass
   LogicalResult lower(mlir::gpu::GPUModuleOp module,
                       const tilegpu::ChipInfo &info) {
     MLIRContext *ctx = &getContext();
+    keepInvariantsInOuterLoops(module);
     // Structured control flow first (the LLVM patterns take cf), and
     // strided vector slices as shuffles (vector-to-llvm lowers those).
     {
@@ -104,6 +106,30 @@ struct ConvertGPUKernelsToLLVMPass
     if (info.isAMD())
       pinWorkgroupSizes(module);
     return success();
+  }
+
+  /// What LICM hoists out of a loop that holds another loop stays live
+  /// across the inner one, where registers are scarcest: the per-lane
+  /// addresses of the tile accesses before and after it (a partial
+  /// program's run of work items took up to 90 more registers on sm_90).
+  /// They are cheap to recompute each time round, so such loops are marked
+  /// for LLVM's LICM to leave alone; the scf-to-cf lowering carries the
+  /// mark to the loop's back edge.
+  static void keepInvariantsInOuterLoops(mlir::gpu::GPUModuleOp module) {
+    MLIRContext *ctx = module.getContext();
+    auto keep = LLVM::LoopAnnotationAttr::get(
+        ctx, {}, {}, {}, {}, {},
+        LLVM::LoopLICMAttr::get(ctx, BoolAttr::get(ctx, true), {}), {}, {},
+        {}, {}, {}, {}, {}, {}, {});
+    module.walk([&](scf::ForOp loop) {
+      bool holdsLoop = loop.getBody()
+                           ->walk([](LoopLikeOpInterface) {
+                             return WalkResult::interrupt();
+                           })
+                           .wasInterrupted();
+      if (holdsLoop)
+        loop->setAttr("loop_annotation", keep);
+    });
   }
 
   /// The backend budgets registers by the largest workgroup a kernel may

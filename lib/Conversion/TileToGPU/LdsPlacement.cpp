@@ -4,10 +4,11 @@
 // exchange and cross-wave reduction shares (each bracketed by barriers).
 // Buffers (local_alloc, local_buffer) follow, placed by live range: a
 // buffer lives from its op to the last op that reads or writes it (through
-// its windows), counted at the kernel's top level, so a buffer used inside
-// a loop lives for the whole loop; buffers filled by asynchronous copies
-// live until the wait for every copy. Buffers whose ranges do not overlap
-// share bytes, first fit. Every LDS write starts with a barrier (the
+// its windows), counted in the block that defines it, so a buffer used
+// inside a loop nested there lives for the whole loop, and one defined in a
+// loop's body lives within one iteration; buffers filled by asynchronous
+// copies live until the wait for every copy. Buffers whose ranges do not
+// overlap share bytes, first fit. Every LDS write starts with a barrier (the
 // lowering of local_alloc and async_copy), so a reused range is never
 // written while an earlier buffer there is still being read.
 //
@@ -22,13 +23,31 @@ using namespace mla::gpu;
 using namespace mla::tilegpu;
 
 namespace {
-/// One buffer: its op, size and live range (positions of the kernel's
-/// top-level ops), and the offset it gets.
+/// One buffer: its op, size and live range (positions of ops in the
+/// kernel's program order), and the offset it gets.
 struct Placement {
   Operation *op;
   int64_t bytes;
   int64_t first, last;
   int64_t offset = 0;
+};
+
+/// Each op's position in program order (a pre-order walk), and the last
+/// position of the ops it contains.
+struct ProgramOrder {
+  explicit ProgramOrder(Operation *kernel) {
+    int64_t next = 0;
+    kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      position[op] = next;
+      end[op] = next++;
+    });
+    kernel->walk([&](Operation *op) {
+      Operation *parent = op->getParentOp();
+      if (parent && end.count(parent))
+        end[parent] = std::max(end[parent], end[op]);
+    });
+  }
+  DenseMap<Operation *, int64_t> position, end;
 };
 } // namespace
 
@@ -48,39 +67,36 @@ static bool waitsForAllCopies(Operation *op) {
       .wasInterrupted();
 }
 
-/// The live range of the buffer `root` defines, as positions in `body`.
-static std::pair<int64_t, int64_t>
-liveRange(Operation *root, Block &body,
-          const DenseMap<Operation *, int64_t> &position) {
-  int64_t first = position.at(body.findAncestorOpInBlock(*root));
-  int64_t last = first;
+/// The live range of the buffer `root` defines, from `root` to the end of
+/// the last op of its block that reaches a use.
+static std::pair<int64_t, int64_t> liveRange(Operation *root,
+                                             const ProgramOrder &order) {
+  Block *block = root->getBlock();
+  Operation *lastOp = root;
   SmallVector<Value> values = {root->getResult(0)};
   while (!values.empty()) {
     Value value = values.pop_back_val();
     for (Operation *user : value.getUsers()) {
-      last = std::max(last, position.at(body.findAncestorOpInBlock(*user)));
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      if (ancestor && lastOp->isBeforeInBlock(ancestor))
+        lastOp = ancestor;
       if (isa<MemDescSliceOp, MemDescIndexOp>(user))
         values.push_back(user->getResult(0));
     }
   }
   // Copies into the buffer may land until every copy is waited for.
   if (isa<LocalBufferOp>(root)) {
-    auto it = std::next(body.begin(), last);
-    while (it != body.end() && !waitsForAllCopies(&*it))
+    Block::iterator it = lastOp->getIterator();
+    while (std::next(it) != block->end() && !waitsForAllCopies(&*it))
       ++it;
-    last = it == body.end() ? int64_t(body.getOperations().size()) - 1
-                            : position.at(&*it);
+    lastOp = &*it;
   }
-  return {first, last};
+  return {order.position.at(root), order.end.at(lastOp)};
 }
 
 int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
                                    unsigned waveSize) {
-  Block &body = kernel->getRegion(0).front();
-  DenseMap<Operation *, int64_t> position;
-  for (auto [i, op] : llvm::enumerate(body))
-    position[&op] = i;
-
+  ProgramOrder order(kernel);
   SmallVector<Placement> buffers;
   kernel->walk([&](Operation *op) {
     int64_t bytes = 0;
@@ -94,7 +110,7 @@ int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
     } else {
       return;
     }
-    auto [first, last] = liveRange(op, body, position);
+    auto [first, last] = liveRange(op, order);
     buffers.push_back({op, bytes, first, last});
   });
 

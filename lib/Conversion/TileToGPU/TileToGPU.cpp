@@ -78,6 +78,13 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
   func->setAttr(mlir::gpu::GPUDialect::getKernelFuncAttrName(),
                 b.getUnitAttr());
   func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr({threads, 1, 1}));
+  // A kernel's pointer arguments address disjoint memory (docs/DSL.md): a
+  // store through one leaves what the others read unchanged, so that loads
+  // of tables inside a loop that stores stay scalar loads on AMD.
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes()))
+    if (isa<tile::PtrType>(type))
+      func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
+                      b.getUnitAttr());
 
   // Move the body in place of the entry block gpu.func made.
   Region &body = func.getBody();

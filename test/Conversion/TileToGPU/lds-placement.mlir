@@ -83,3 +83,35 @@ tile.kernel @drained(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>)
   tile.store %ra, %out[%c0, %c0] : tensor<32x64xbf16, #blocked>, !tile.view<32x64xbf16>
   tile.return
 }
+
+// -----
+
+// Ranges are counted in the block that defines a buffer: %a and %b live in
+// one iteration of the loop's body, %b after %a's last read, so they share
+// 4 KiB; %q, made before the loop and read in it, lives across the whole
+// loop and keeps its own range (8 KiB in all, 12 KiB if %a and %b were
+// counted at the kernel's top level).
+// CHECK-LABEL: llvm.mlir.global internal @in_loop_lds()
+// CHECK-SAME: !llvm.array<8192 x i8>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+tile.kernel @in_loop(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>, %count: i32)
+    attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.index_cast %count : i32 to index
+  %v = tile.view %x sizes [32, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<32x64xbf16>
+  %out = tile.view %y sizes [32, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<32x64xbf16>
+  %t = tile.load %v[%c0, %c0] : !tile.view<32x64xbf16> -> tensor<32x64xbf16, #blocked>
+  %q = tilegpu.local_alloc %t : tensor<32x64xbf16, #blocked> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  scf.for %i = %c0 to %n step %c1 {
+    %a = tilegpu.local_alloc %t : tensor<32x64xbf16, #blocked> -> !tilegpu.memdesc<32x64xbf16, #shared>
+    %ra = tilegpu.local_load %a : !tilegpu.memdesc<32x64xbf16, #shared> -> tensor<32x64xbf16, #blocked>
+    %rq = tilegpu.local_load %q : !tilegpu.memdesc<32x64xbf16, #shared> -> tensor<32x64xbf16, #blocked>
+    %s = arith.addf %ra, %rq : tensor<32x64xbf16, #blocked>
+    %b = tilegpu.local_alloc %s : tensor<32x64xbf16, #blocked> -> !tilegpu.memdesc<32x64xbf16, #shared>
+    %rb = tilegpu.local_load %b : !tilegpu.memdesc<32x64xbf16, #shared> -> tensor<32x64xbf16, #blocked>
+    tile.store %rb, %out[%c0, %c0] : tensor<32x64xbf16, #blocked>, !tile.view<32x64xbf16>
+  }
+  tile.return
+}

@@ -9,7 +9,7 @@
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]>
 #slice = #tilegpu.slice<dim = 1, parent = #blocked>
 // SM90-LABEL: gpu.func @copy
-// SM90-SAME: (%[[X:.*]]: !llvm.ptr<1>, %[[Y:.*]]: !llvm.ptr<1>, %{{.*}}: i32) kernel
+// SM90-SAME: (%[[X:[^:]*]]: !llvm.ptr<1> {llvm.noalias}, %[[Y:[^:]*]]: !llvm.ptr<1> {llvm.noalias}, %{{.*}}: i32) kernel
 // SM90-SAME: known_block_size = array<i32: 128, 1, 1>
 // SM90: %[[TID:.*]] = gpu.thread_id x
 // SM90: arith.divui %[[TID]], %c32

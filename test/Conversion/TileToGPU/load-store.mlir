@@ -6,12 +6,13 @@
 // by element otherwise (no access straddles the view's end: rows of 202
 // elements end inside a run); positions outside the view or the mask take
 // the padding value, and an invalid element is moved out of the
-// descriptor's range. Stores likewise.
+// descriptor's range. Stores likewise. Pointer arguments are noalias: a
+// kernel's pointer arguments address disjoint memory (docs/DSL.md).
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]>
 #slice = #tilegpu.slice<dim = 1, parent = #blocked>
 // CHECK: gpu.module @kernels
 // CHECK-LABEL: gpu.func @copy
-// CHECK-SAME: (%{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: i32) kernel
+// CHECK-SAME: (%{{[^:]*}}: !llvm.ptr<1> {llvm.noalias}, %{{[^:]*}}: !llvm.ptr<1> {llvm.noalias}, %{{.*}}: i32) kernel
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK: gpu.thread_id x
 // CHECK: rocdl.readfirstlane

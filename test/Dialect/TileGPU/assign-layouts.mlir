@@ -111,3 +111,29 @@ tile.kernel @mx(%kv: !tile.ptr<i8>, %s: !tile.ptr<f8E8M0FNU>, %out: !tile.ptr<bf
   tile.return
 }
 
+
+// -----
+
+// A splat (as a range or a constant tile) is made next to each of its
+// users: one made before a loop (as LICM leaves them) would hold its
+// registers across the whole loop.
+// CHECK-LABEL: tile.kernel @splat_at_use
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = tile.splat %{{.*}} : tensor<64x64xf32, #{{.*}}>
+// CHECK-NEXT: arith.mulf %{{.*}}, %[[S]]
+// CHECK: tile.store
+// CHECK: }
+// CHECK-NEXT: tile.return
+tile.kernel @splat_at_use(%x: !tile.ptr<f32>, %scale: f32, %count: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.index_cast %count : i32 to index
+  %v = tile.view %x sizes [64, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<64x64xf32>
+  %s = tile.splat %scale : tensor<64x64xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    %t = tile.load %v[%c0, %c0] : !tile.view<64x64xf32> -> tensor<64x64xf32>
+    %u = arith.mulf %t, %s : tensor<64x64xf32>
+    tile.store %u, %v[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
+  }
+  tile.return
+}

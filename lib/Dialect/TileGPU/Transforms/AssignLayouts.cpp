@@ -40,7 +40,7 @@ static RankedTensorType withLayout(RankedTensorType type, Attribute layout) {
 }
 
 /// Ops that can be cloned for each user, so that each copy takes the layout
-/// its user needs.
+/// its user needs, and made next to it.
 static bool isRematerializable(Operation *op) {
   if (isa<tile::SplatOp, tile::RangeOp>(op))
     return true;
@@ -118,20 +118,28 @@ void LayoutAssigner::unite(Value a, Value b) {
     parent[rb] = ra;
 }
 
+/// Each use of a rematerializable tile gets its own copy, made right before
+/// its user: a tile made outside a loop (LICM hoists them) would hold its
+/// registers across the loop, as a splat of the fp8 tensor scale held 30
+/// SGPRs across a partial program's run of work items on gfx942.
 void LayoutAssigner::splitRematerializable() {
   SmallVector<Operation *> ops;
   kernel.walk([&](Operation *op) {
-    if (isRematerializable(op) && !op->getResult(0).hasOneUse())
+    if (isRematerializable(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : op->getResult(0).getUses())
       uses.push_back(&use);
-    for (OpOperand *use : llvm::drop_begin(uses)) {
-      OpBuilder b(op);
+    for (OpOperand *use : uses) {
+      if (use->getOwner() == op->getNextNode())
+        continue;
+      OpBuilder b(use->getOwner());
       use->set(b.clone(*op)->getResult(0));
     }
+    if (op->use_empty())
+      op->erase();
   }
 }
 
