@@ -33,14 +33,13 @@
 // takes 32-key tiles there. gfx942's copies into LDS move 4 bytes per lane,
 // so its tiles are loaded 16 bytes at a time into registers an iteration
 // ahead, and the registers that costs fit 4 waves of up to 512 (one per
-// SIMD): 32-key tiles in every format (docs/amdgpu.md). sm_90 runs 16-row
-// blocks,
-// whose Q is staged in shared memory (as matrix operands it would take 144
-// registers of each 32-lane warp's threads), with 64-key bf16 tiles (92 KiB
-// of dynamic shared memory) and 32-key fp8 and MXFP4 tiles, the fastest
-// measured (bench/README.md); fp8 and MXFP4 are double-buffered there
-// (cp.async), which made them faster on the H200 (bf16's two 64-key
-// buffers would leave one block per SM).
+// SIMD): 32-key tiles in every format (docs/amdgpu.md). sm_90 gets row
+// blocks of 16, 32 and 64 rows (4, 8 and 8 warps; Q staged in shared
+// memory), as many as the head count can fill, and the runtime runs the
+// smallest that holds a batch's q_len * H rows, so that each KV tile is
+// read once for all of them: 64-key bf16 tiles in 16-row blocks, 32-key
+// tiles otherwise, fp8 and MXFP4 double-buffered (cp.async), the fastest
+// measured (bench/README.md).
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s --check-prefix=ROUNDTRIP \
 // RUN:   --implicit-check-not=tensor.extract_slice
@@ -87,8 +86,12 @@
 // GFX942: tile.kernel @mla_partial_mxfp4_h128_block_n32_stages2(
 // RUN: mla-opt %s --tile-specialize=target=sm_90 | FileCheck %s --check-prefix=SM90
 // SM90: tile.kernel @mla_partial_bf16_h16_block_m16(
-// SM90: tile.kernel @mla_partial_fp8_h128_block_m16_block_n32_stages2(
-// SM90: tile.kernel @mla_partial_mxfp4_h128_block_m16_block_n32_stages2(
+// SM90: tile.kernel @mla_partial_fp8_h16_block_m16_block_n32_stages2(
+// SM90: tile.kernel @mla_partial_bf16_h32_block_m32_block_n32_waves8(
+// SM90: tile.kernel @mla_partial_mxfp4_h32_block_m32_block_n32_waves8_stages2(
+// SM90: tile.kernel @mla_partial_bf16_h128_block_n32_waves8(
+// SM90: tile.kernel @mla_partial_mxfp4_h128_block_n32_waves8_stages2(
+// SM90-NOT: tile.kernel @mla_partial_{{.*}}_h32_block_m16
 //
 // A benchmark cycles through copies of q, the cache and its scale (58180
 // bytes here) until the others between two uses of one pass --rotate-mib.
@@ -161,10 +164,17 @@ tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
                   gfx942 = [{KV = ["bf16", "fp8", "mxfp4"],
                              H = [16, 32, 48, 64, 80, 96, 112, 128],
                              BLOCK_N = [32], WAVES = [4], STAGES = [2]}],
-                  sm_90 = [{KV = ["bf16"], H = [16, 32, 48, 64, 80, 96, 112, 128],
-                            BLOCK_M = [16]},
+                  sm_90 = [{KV = ["bf16"], H = [16], BLOCK_M = [16]},
+                           {KV = ["fp8", "mxfp4"], H = [16], BLOCK_M = [16],
+                            BLOCK_N = [32], STAGES = [2]},
+                           {KV = ["bf16"], H = [16, 32], BLOCK_M = [32], BLOCK_N = [32],
+                            WAVES = [8]},
+                           {KV = ["fp8", "mxfp4"], H = [16, 32], BLOCK_M = [32],
+                            BLOCK_N = [32], WAVES = [8], STAGES = [2]},
+                           {KV = ["bf16"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                            BLOCK_M = [64], BLOCK_N = [32], WAVES = [8]},
                            {KV = ["fp8", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
-                            BLOCK_M = [16], BLOCK_N = [32], STAGES = [2]}]},
+                            BLOCK_M = [64], BLOCK_N = [32], WAVES = [8], STAGES = [2]}]},
                 tile.launch = {role = "mla.partial", kv_dtype = #tile.param<"KV">,
                                heads = #tile.param<"H">, kv_tile = #tile.param<"BLOCK_N">,
                                block_rows = #tile.param<"BLOCK_M">,

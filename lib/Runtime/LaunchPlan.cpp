@@ -88,20 +88,21 @@ static double rangeCost(const Sequence &seq, bool split,
 }
 
 /// The sequences' tiles end to end in batch order, cut greedily into runs
-/// of at most `share` bytes, one per program; returns the cuts of each
-/// sequence and, per program, the index of its first range in batch order.
+/// of at most `share` bytes, one per program; returns the number of
+/// programs. `endRange(seq, tile)` is called where a range of `seq` ends
+/// (before its tile `tile`), and `startProgram(ranges)` where a program
+/// after the first starts, with the number of ranges before it.
 ///
 /// A program takes a sequence's remaining tiles whole when they fit its
 /// share (within half a tile), else as many as fit, and the next program
 /// goes on. No range but a sequence's last is shorter than
 /// ceil(tiles / maxSplits) tiles, so that no sequence gets more than
 /// maxSplits ranges; a program may exceed its share to keep to that.
-static std::vector<Cuts> cutIntoShares(const std::vector<Sequence> &sequences,
-                                       const PlanOptions &options, double share,
-                                       std::vector<int64_t> &programStarts) {
-  std::vector<Cuts> result(sequences.size());
-  programStarts = {0};
-  int64_t ranges = 0;
+template <typename EndRange, typename StartProgram>
+static int64_t cutIntoShares(const std::vector<Sequence> &sequences,
+                             const PlanOptions &options, double share,
+                             EndRange endRange, StartProgram startProgram) {
+  int64_t programs = 1, ranges = 0;
   double used = 0;
   bool programEmpty = true;
   for (const Sequence &seq : sequences) {
@@ -110,16 +111,15 @@ static std::vector<Cuts> cutIntoShares(const std::vector<Sequence> &sequences,
     double tile = tileCost(seq, options);
     int64_t minTiles =
         std::max<int64_t>(1, ceilDiv(seq.tiles, options.maxSplits));
-    Cuts &cuts = result[seq.index];
-    cuts = {0};
+    int64_t begin = 0;
     while (true) {
-      int64_t left = seq.tiles - cuts.back();
-      double whole = left * tile + rangeCost(seq, cuts.size() > 1, options);
+      int64_t left = seq.tiles - begin;
+      double whole = left * tile + rangeCost(seq, begin > 0, options);
       // An empty program takes what two ranges could not share.
       if (used + whole <= share + tile / 2 ||
           (programEmpty && left < 2 * minTiles)) {
         used += whole;
-        cuts.push_back(seq.tiles);
+        endRange(seq, seq.tiles);
         ++ranges;
         programEmpty = false;
         break;
@@ -132,21 +132,22 @@ static std::vector<Cuts> cutIntoShares(const std::vector<Sequence> &sequences,
       // Leave at least a range's worth for the next program.
       take = std::min(take, left - minTiles);
       if (take >= minTiles) {
-        cuts.push_back(cuts.back() + take);
+        begin += take;
+        endRange(seq, begin);
         ++ranges;
       }
-      programStarts.push_back(ranges);
+      startProgram(ranges);
+      ++programs;
       used = 0;
       programEmpty = true;
     }
   }
-  if (ranges == 0)
-    programStarts.clear();
-  return result;
+  return ranges == 0 ? 0 : programs;
 }
 
-/// Throughput cuts: the smallest share (to a part in a thousand) whose
-/// greedy cut needs at most `parallelism` programs.
+/// Throughput cuts: those of the smallest share (to a part in a thousand)
+/// whose greedy cut needs at most `parallelism` programs. `programStarts`
+/// gets, per program, the index of its first range in batch order.
 static std::vector<Cuts> throughputCuts(const std::vector<Sequence> &sequences,
                                         const PlanOptions &options,
                                         std::vector<int64_t> &programStarts) {
@@ -155,22 +156,32 @@ static std::vector<Cuts> throughputCuts(const std::vector<Sequence> &sequences,
     if (seq.rows > 0)
       total += seq.tiles * tileCost(seq, options) +
                rangeCost(seq, /*split=*/false, options);
-  // One share of the total always fits: nothing is split.
+  // The whole total in one share always fits: nothing is split. The search
+  // only counts programs.
+  auto nothing = [](auto &&...) {};
   double low = total / static_cast<double>(options.parallelism), high = total;
-  std::vector<Cuts> best = cutIntoShares(sequences, options, high, programStarts);
-  std::vector<int64_t> starts;
   while (high - low > high * 1e-3) {
     double share = 0.5 * (low + high);
-    std::vector<Cuts> cuts = cutIntoShares(sequences, options, share, starts);
-    if (static_cast<int64_t>(starts.size()) <= options.parallelism) {
+    if (cutIntoShares(sequences, options, share, nothing, nothing) <=
+        options.parallelism)
       high = share;
-      best = std::move(cuts);
-      programStarts = starts;
-    } else {
+    else
       low = share;
-    }
   }
-  return best;
+  std::vector<Cuts> cuts(sequences.size());
+  for (const Sequence &seq : sequences)
+    if (seq.rows > 0)
+      cuts[seq.index] = {0};
+  programStarts = {0};
+  int64_t programs = cutIntoShares(
+      sequences, options, high,
+      [&](const Sequence &seq, int64_t end) {
+        cuts[seq.index].push_back(end);
+      },
+      [&](int64_t ranges) { programStarts.push_back(ranges); });
+  if (programs == 0)
+    programStarts.clear();
+  return cuts;
 }
 
 /// Appends the work items of `seq` cut at `cuts`, row blocks of one range
@@ -236,12 +247,18 @@ static Status buildItems(const std::vector<Sequence> &sequences,
   for (const Sequence &seq : sequences) {
     if (seq.rows == 0)
       continue;
-    int64_t n = static_cast<int64_t>(cuts[seq.index].size()) - 1;
-    workItems += n * seq.blocks;
+    workItems +=
+        (static_cast<int64_t>(cuts[seq.index].size()) - 1) * seq.blocks;
     if (workItems > INT32_MAX)
       return Status::failure("launch plan",
                              "more than 2^31 - 1 work items (a larger "
                              "block_rows, fewer splits or a smaller batch)");
+  }
+  plan.items.reserve(workItems);
+  for (const Sequence &seq : sequences) {
+    if (seq.rows == 0)
+      continue;
+    int64_t n = static_cast<int64_t>(cuts[seq.index].size()) - 1;
     int64_t base = -1;
     if (n > 1) {
       base = plan.partRows;

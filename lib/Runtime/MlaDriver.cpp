@@ -142,12 +142,23 @@ static std::string describeAvailable(const Manifest &manifest,
   return list.empty() ? "none" : list;
 }
 
-/// Finds the one kernel of `role` for the dtype and head count.
+/// Finds the kernel of `role` for the dtype and head count. Of several
+/// that differ in launch.block_rows, the one with the fewest rows that
+/// still hold `rows` (a program then takes all of a sequence's query rows
+/// at once, with the least padding), else the one with the most.
 static Status selectKernel(const Manifest &manifest, const char *role,
-                           KvDType kvDType, int64_t heads, bool requireDType,
-                           const KernelInfo *&selected,
+                           KvDType kvDType, int64_t heads, int64_t rows,
+                           bool requireDType, const KernelInfo *&selected,
                            MlaLaunchKeys &selectedKeys) {
   selected = nullptr;
+  // How well `keys` fits: holding the rows beats not; then fewer rows if
+  // they hold them, else more.
+  auto better = [&](const MlaLaunchKeys &keys, const MlaLaunchKeys &than) {
+    int64_t a = keys.blockRows.value_or(0), b = than.blockRows.value_or(0);
+    if ((a >= rows) != (b >= rows))
+      return a >= rows;
+    return a >= rows ? a < b : a > b;
+  };
   for (const KernelInfo &kernel : manifest.kernels) {
     if (kernel.role != role)
       continue;
@@ -161,15 +172,18 @@ static Status selectKernel(const Manifest &manifest, const char *role,
     if ((keys.heads && *keys.heads != heads) ||
         (keys.kvDType && *keys.kvDType != kvDTypeName(kvDType)))
       continue;
-    if (selected)
+    if (selected && keys.blockRows == selectedKeys.blockRows)
       return Status::failure(
           manifest.path,
           formatString("kernels '%s' and '%s' both match %s "
-                       "for kv_dtype %s and %lld heads",
+                       "for kv_dtype %s and %lld heads with the same "
+                       "block_rows",
                        selected->symbol.c_str(), kernel.symbol.c_str(), role,
                        kvDTypeName(kvDType), static_cast<long long>(heads)));
-    selected = &kernel;
-    selectedKeys = keys;
+    if (!selected || better(keys, selectedKeys)) {
+      selected = &kernel;
+      selectedKeys = keys;
+    }
   }
   if (!selected)
     return Status::failure(
@@ -263,16 +277,16 @@ static Status requireArgument(const KernelInfo &kernel, const char *name) {
 }
 
 Status selectMlaKernels(const Manifest &manifest, KvDType kvDType,
-                        int64_t heads, MlaKernels &kernels) {
+                        int64_t heads, int64_t queryRows, MlaKernels &kernels) {
   MlaKernels result;
   MlaLaunchKeys partialKeys, combineKeys;
-  if (Status s =
-          selectKernel(manifest, kPartialRole, kvDType, heads,
-                       /*requireDType=*/true, result.partial, partialKeys))
+  if (Status s = selectKernel(manifest, kPartialRole, kvDType, heads,
+                              queryRows, /*requireDType=*/true, result.partial,
+                              partialKeys))
     return s;
-  if (Status s =
-          selectKernel(manifest, kCombineRole, kvDType, heads,
-                       /*requireDType=*/false, result.combine, combineKeys))
+  if (Status s = selectKernel(manifest, kCombineRole, kvDType, heads,
+                              queryRows, /*requireDType=*/false,
+                              result.combine, combineKeys))
     return s;
   if (Status s = requireKey(*result.partial, "kv_tile",
                             partialKeys.kvTile.has_value()))

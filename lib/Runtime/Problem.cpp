@@ -36,6 +36,13 @@ bool parseKvDType(std::string_view name, KvDType &dtype) {
   return false;
 }
 
+int64_t MlaProblem::maxQueryRows() const {
+  int64_t most = 0;
+  for (int64_t seq = 0; seq < batch(); ++seq)
+    most = std::max(most, qLen(seq) * heads);
+  return most;
+}
+
 int64_t MlaProblem::kvRowBytes() const {
   switch (kvDType) {
   case KvDType::BF16:

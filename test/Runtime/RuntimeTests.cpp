@@ -31,6 +31,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace mla::runtime;
@@ -891,7 +892,7 @@ static Status selectFrom(const std::string &text, MlaKernels &kernels) {
   Manifest manifest;
   if (Status s = parseManifest(text, "m.so.json", manifest))
     return s;
-  return selectMlaKernels(manifest, KvDType::BF16, 16, kernels);
+  return selectMlaKernels(manifest, KvDType::BF16, 16, 16, kernels);
 }
 
 TEST(MlaDriver, KernelSelection) {
@@ -901,17 +902,17 @@ TEST(MlaDriver, KernelSelection) {
       parseManifest(manifestText(kPartialArgs), "m.so.json", manifest)));
   MlaKernels kernels;
   EXPECT_TRUE(
-      succeeded(selectMlaKernels(manifest, KvDType::BF16, 16, kernels)));
+      succeeded(selectMlaKernels(manifest, KvDType::BF16, 16, 16, kernels)));
   EXPECT_TRUE(kernels.partial == &manifest.kernels[0] &&
               kernels.combine == &manifest.kernels[1] &&
               kernels.maxSplits == 8);
   EXPECT_TRUE(kernels.kvTile == 64 && kernels.blockRows == 64 &&
               kernels.combineBlockRows == 16);
   EXPECT_TRUE(
-      failsWith(selectMlaKernels(manifest, KvDType::BF16, 32, kernels),
+      failsWith(selectMlaKernels(manifest, KvDType::BF16, 32, 32, kernels),
                 "m.so.json: no mla.partial kernel for kv_dtype bf16 and 32 "
                 "heads (the module has bf16/16)"));
-  EXPECT_TRUE(failsWith(selectMlaKernels(manifest, KvDType::FP8, 16, kernels),
+  EXPECT_TRUE(failsWith(selectMlaKernels(manifest, KvDType::FP8, 16, 16, kernels),
                         "no mla.partial kernel for kv_dtype fp8"));
 
   // The launch keys the plan follows.
@@ -1026,6 +1027,40 @@ TEST(MlaDriver, KernelSelection) {
                 "m.so.json: kernels 'combine2' and 'combine' both match "
                 "mla.combine for kv_dtype bf16 and 16 heads"));
 
+  // Partial kernels that differ in block_rows: the fewest rows that hold
+  // the batch's largest q_len * heads, else the most.
+  std::string threePartials = text;
+  for (const char *rows : {"16", "32"})
+    threePartials = replaced(
+        threePartials, R"("kernels": [)",
+        std::string(R"("kernels": [
+  {"symbol": "partial)") + rows + R"(", "args": [)" + kPartialArgs + R"(],
+   "workgroup_size": [1, 1, 1], "lds_bytes": 0,
+   "launch": {"role": "mla.partial", "kv_dtype": "bf16", "heads": 16,
+              "kv_tile": 64, "block_rows": )" + rows + R"(,
+              "grid": ["programs", 1, 1]}},)");
+  Manifest three;
+  EXPECT_TRUE(succeeded(parseManifest(threePartials, "m.so.json", three)));
+  for (auto [rows, symbol, blockRows] :
+       {std::tuple<int64_t, const char *, int64_t>{16, "partial16", 16},
+        {17, "partial32", 32},
+        {32, "partial32", 32},
+        {48, "partial", 64},
+        {64, "partial", 64},
+        {128, "partial", 64}}) {
+    EXPECT_TRUE(
+        succeeded(selectMlaKernels(three, KvDType::BF16, 16, rows, kernels)));
+    EXPECT_EQ(kernels.partial->symbol, symbol) << rows << " rows";
+    EXPECT_EQ(kernels.blockRows, blockRows) << rows << " rows";
+  }
+  EXPECT_TRUE(failsWith(
+      selectFrom(replaced(threePartials, "\"block_rows\": 32",
+                          "\"block_rows\": 16"),
+                 kernels),
+      "m.so.json: kernels 'partial32' and 'partial16' both match "
+      "mla.partial for kv_dtype bf16 and 16 heads with the same "
+      "block_rows"));
+
   // Binding by name with kind and type checks, on the host backend.
   MlaProblem problem = makeBf16Problem(16, {1}, {100});
   LaunchPlan plan;
@@ -1039,7 +1074,7 @@ TEST(MlaDriver, KernelSelection) {
     if (!parsed.ok())
       return parsed;
     MlaKernels selected;
-    if (Status s = selectMlaKernels(local, KvDType::BF16, 16, selected))
+    if (Status s = selectMlaKernels(local, KvDType::BF16, 16, 16, selected))
       return s;
     MlaDriver driver(*backend, selected, problem, plan);
     return driver.prepare();

@@ -676,7 +676,8 @@ static Status runTool(const Options &options, bool &checkFailed) {
     return s;
   MlaKernels kernels;
   if (Status s =
-          selectMlaKernels(manifest, problem.kvDType, problem.heads, kernels))
+          selectMlaKernels(manifest, problem.kvDType, problem.heads,
+                           problem.maxQueryRows(), kernels))
     return s;
   if (Status s = backend->loadModule(options.module, manifest))
     return s;

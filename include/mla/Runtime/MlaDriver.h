@@ -68,12 +68,15 @@ struct MlaKernels {
 /// `heads` and launch.kv_dtype == the dtype's name, and the mla.combine
 /// kernel (whose heads and kv_dtype, when present, must match too), and
 /// checks that the driver can bind every argument: a known name with the
-/// kind and element type of the ABI table. Errors name the manifest: no or
-/// several matches, a missing or out-of-range launch key, a grid quantity
-/// the driver does not compute, an unknown or ill-typed argument, or a
-/// kernel without the arguments its role writes through.
+/// kind and element type of the ABI table. Of several kernels of a role
+/// that match, each with its own launch.block_rows, the one with the fewest
+/// rows that hold `queryRows` (the batch's largest q_len * heads) is taken,
+/// else the one with the most. Errors name the manifest: no match, two
+/// with the same block_rows, a missing or out-of-range launch key, a grid
+/// quantity the driver does not compute, an unknown or ill-typed argument,
+/// or a kernel without the arguments its role writes through.
 Status selectMlaKernels(const Manifest &manifest, KvDType kvDType,
-                        int64_t heads, MlaKernels &kernels);
+                        int64_t heads, int64_t queryRows, MlaKernels &kernels);
 
 /// The plan options for `problem` on `kernels` in `mode`, with the cost
 /// model of a device running `parallelism` programs at once.

@@ -74,6 +74,8 @@ struct MlaProblem {
   int64_t totalKv() const { return kvIndptr.back(); }
   int64_t qLen(int64_t seq) const { return qoIndptr[seq + 1] - qoIndptr[seq]; }
   int64_t kvLen(int64_t seq) const { return kvIndptr[seq + 1] - kvIndptr[seq]; }
+  /// The most query rows (q_len * heads) of any sequence.
+  int64_t maxQueryRows() const;
   /// Rows of the KV cache, covered or not.
   int64_t kvRows() const {
     return static_cast<int64_t>(kv.size()) / kvRowBytes();

@@ -31,6 +31,11 @@ void GpuTarget::waitForCopies(OpBuilder &, Location, int64_t, int64_t) const {
   llvm_unreachable("the chip has no copies into LDS (maxLdsCopyBytes)");
 }
 
+SmallVector<Value> GpuTarget::loadMatrices(OpBuilder &, Location, Value,
+                                           unsigned, bool) const {
+  llvm_unreachable("the chip has no matrix loads (hasMatrixLoads)");
+}
+
 Value GpuTarget::isAlignedForVector(OpBuilder &b, Location loc, Value resource,
                                     Value byteOffset, int64_t bytes) const {
   return {};

@@ -196,6 +196,30 @@ public:
         LLVM::ConstantOp::create(b, loc, b.getI64Type(), 0));
   }
 
+  bool hasMatrixLoads() const override { return true; }
+
+  /// ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16.
+  SmallVector<Value> loadMatrices(OpBuilder &b, Location loc, Value rowAddress,
+                                  unsigned count,
+                                  bool transposed) const override {
+    Type i32 = b.getI32Type();
+    Type resultType =
+        count == 1 ? i32
+                   : LLVM::LLVMStructType::getLiteral(
+                         b.getContext(), SmallVector<Type>(count, i32));
+    Value loaded = NVVM::LdMatrixOp::create(
+        b, loc, resultType, rowAddress, count,
+        transposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+    if (count == 1)
+      return {loaded};
+    SmallVector<Value> matrices;
+    for (unsigned i = 0; i < count; ++i)
+      matrices.push_back(LLVM::ExtractValueOp::create(b, loc, loaded, i));
+    return matrices;
+  }
+
   Value exp2(OpBuilder &b, Location loc, Value x) const override {
     return perElement(b, loc, x, [&](Value element) {
       return callIntrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", element);

@@ -5,8 +5,11 @@
 // off the IR. Elements are placed row-major in the shared layout's order,
 // the fastest dimension in groups of `vec` whose position is XORed with
 // (row / perPhase) % maxPhase, so the rows one read touches spread over the
-// banks. Runs of registers that are consecutive inside one group move as
-// one access (up to 16 bytes).
+// banks. Where the chip has matrix loads (ldmatrix) and a tile's registers
+// hold 8x8 matrices the way they deliver them, plain or transposed (the
+// mma operand layouts over row-major tiles), those registers come from
+// matrix loads, four matrices each; other runs of registers that are
+// consecutive inside one group move as one access (up to 16 bytes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,10 +99,11 @@ static std::pair<MemDescType, SmallVector<int64_t>> resolveWindow(Value value) {
 /// lane's coordinates, and a part above, which is a constant byte offset
 /// (an immediate of the LDS instruction). Registers share the few swizzled
 /// addresses there are instead of each computing its own.
-static void forEachSharedRun(OpBuilder &b, Location loc, const LaneMap &map,
-                             MemDescType type, ArrayRef<int64_t> offsets,
-                             const KernelIds &ids, bool firstCopiesOnly,
-                             function_ref<void(int64_t, int64_t, Value)> body) {
+static void forEachSharedRun(
+    OpBuilder &b, Location loc, const LaneMap &map, MemDescType type,
+    ArrayRef<int64_t> offsets, const KernelIds &ids, bool firstCopiesOnly,
+    function_ref<void(int64_t, int64_t, Value)> body,
+    function_ref<bool(int64_t, int64_t)> wanted = nullptr) {
   SharedAttr layout = type.getLayout();
   ArrayRef<unsigned> order = layout.getOrder();
   int64_t rank = type.getRank();
@@ -115,6 +119,8 @@ static void forEachSharedRun(OpBuilder &b, Location loc, const LaneMap &map,
   std::map<SmallVector<int64_t>, Value> swizzled;
   for (int64_t r = 0; r < map.numRegisters(); r += run) {
     if (firstCopiesOnly && !map.isOwner(HwDim::Register, r))
+      continue;
+    if (wanted && !wanted(r, run))
       continue;
     SmallVector<int64_t> c = map.partialCoords(HwDim::Register, r);
     SmallVector<int64_t> low(rank), high(rank);
@@ -137,6 +143,180 @@ static void forEachSharedRun(OpBuilder &b, Location loc, const LaneMap &map,
     body(r, run,
          arith::AddIOp::create(b, loc, address,
                                indexConst(b, loc, constant * bytes)));
+  }
+}
+
+namespace {
+/// Registers 2p and 2p + 1 of a tile as one 8x8 matrix of a matrix load:
+/// `origin` holds the coordinates (in the buffer) of the matrix's element
+/// (0, 0), which lane 0 of warp 0 receives.
+struct MatrixPair {
+  int64_t pair;
+  bool transposed;
+  SmallVector<int64_t> origin;
+};
+} // namespace
+
+/// Register pair `pair` of `map` (a tile of a window at `offsets` of a
+/// buffer of `type`) as an 8x8 matrix of 16-bit elements, when the 32 lanes
+/// hold it as a matrix load delivers it: rows along the buffer's slower
+/// dimension, 8 contiguous elements each (16 aligned bytes, within one
+/// swizzle group), and lane t with the pair at (t / 4, 2 (t % 4)) and the
+/// next element along the row, or transposed, at (2 (t % 4), t / 4) and the
+/// next row.
+static std::optional<MatrixPair> matrixPair(const LaneMap &map, int64_t pair,
+                                            MemDescType type,
+                                            ArrayRef<int64_t> offsets) {
+  SharedAttr layout = type.getLayout();
+  unsigned fast = layout.getOrder()[0], slow = layout.getOrder()[1];
+  SmallVector<int64_t> origin = map.coords(2 * pair, 0, 0);
+  for (bool transposed : {false, true}) {
+    bool matches = true;
+    for (int64_t t = 0; t < 32 && matches; ++t) {
+      SmallVector<int64_t> first = map.coords(2 * pair, t, 0);
+      SmallVector<int64_t> second = map.coords(2 * pair + 1, t, 0);
+      SmallVector<int64_t> expected = origin, next = first;
+      int64_t row = transposed ? 2 * (t % 4) : t / 4;
+      int64_t column = transposed ? t / 4 : 2 * (t % 4);
+      expected[slow] += row;
+      expected[fast] += column;
+      next[transposed ? slow : fast] += 1;
+      matches = first == expected && second == next;
+    }
+    if (!matches)
+      continue;
+    for (auto [o, offset] : llvm::zip(origin, offsets))
+      o += offset;
+    return MatrixPair{pair, transposed, origin};
+  }
+  return std::nullopt;
+}
+
+/// Whether 8x8 matrix loads may read tiles of a buffer of `type` laid out
+/// as `map`: 16-bit elements, rows of whole 16-byte runs that the swizzle
+/// moves whole, warps 32 lanes wide that step whole runs, and every lane
+/// of the warp at the load (no branch on the lane around it).
+static bool canLoadMatrices(Operation *op, const LaneMap &map,
+                            MemDescType type) {
+  SharedAttr layout = type.getLayout();
+  if (type.getRank() != 2 || memoryBytes(type.getElementType()) != 2 ||
+      map.numLanes() != 32 || map.numRegisters() % 2 != 0)
+    return false;
+  unsigned fast = layout.getOrder()[0];
+  if (type.getShape()[fast] % 8 != 0 ||
+      (layout.getMaxPhase() > 1 && layout.getVec() % 8 != 0))
+    return false;
+  for (const LaneFactor &f : map.factorsOf(HwDim::Warp))
+    if (f.dim == static_cast<int64_t>(fast) && f.stride % 8 != 0)
+      return false;
+  return !op->getParentOfType<scf::IfOp>();
+}
+
+/// The lane digits of a load of matrices whose origins are `origins`
+/// (consecutive matrices of one load): lane 8i + j addresses row j of
+/// matrix i, so the lane's low three bits step the slower dimension and
+/// its next two bits step from one origin to the next; failure when those
+/// steps are not one dimension each.
+static FailureOr<SmallVector<LaneFactor>>
+matrixRowLanes(ArrayRef<SmallVector<int64_t>> origins, unsigned slow) {
+  SmallVector<LaneFactor> lanes = {{HwDim::Lane, 8, slow, 1}};
+  auto step = [&](int64_t from, int64_t to) -> FailureOr<LaneFactor> {
+    SmallVector<int64_t> delta;
+    for (auto [a, b] : llvm::zip(origins[from], origins[to]))
+      delta.push_back(b - a);
+    LaneFactor f{HwDim::Lane, 2, LaneFactor::kReplicated, 0};
+    for (auto [d, value] : llvm::enumerate(delta)) {
+      if (value == 0)
+        continue;
+      if (f.dim != LaneFactor::kReplicated || value < 0)
+        return failure();
+      f.dim = d;
+      f.stride = value;
+    }
+    return f;
+  };
+  size_t count = origins.size();
+  FailureOr<LaneFactor> second =
+      count > 1 ? step(0, 1) : FailureOr<LaneFactor>(LaneFactor{
+                                   HwDim::Lane, 2, LaneFactor::kReplicated, 0});
+  FailureOr<LaneFactor> third =
+      count > 2 ? step(0, 2) : FailureOr<LaneFactor>(LaneFactor{
+                                   HwDim::Lane, 2, LaneFactor::kReplicated, 0});
+  if (failed(second) || failed(third))
+    return failure();
+  if (count > 2) {
+    // The fourth origin is the sum of the two steps.
+    SmallVector<int64_t> sum = origins[0];
+    for (const LaneFactor &f : {*second, *third})
+      if (!f.isReplicated())
+        sum[f.dim] += f.stride;
+    if (sum != origins[3])
+      return failure();
+  }
+  lanes.push_back(*second);
+  lanes.push_back(*third);
+  return lanes;
+}
+
+/// Fills `elements` (registers of `map`, a tile of a window at `offsets`
+/// of a buffer of `type` at LDS offset `base`) with 8x8 matrix loads where
+/// its registers hold such matrices, four at a time where they can.
+static void loadMatrices(OpBuilder &b, Location loc, const LoweringState &state,
+                         const KernelIds &ids, const LaneMap &map,
+                         MemDescType type, ArrayRef<int64_t> offsets,
+                         Value base, Type element,
+                         SmallVectorImpl<Value> &elements) {
+  unsigned slow = type.getLayout().getOrder()[1];
+  SmallVector<MatrixPair> pairs;
+  for (int64_t p = 0; p < map.numRegisters() / 2; ++p)
+    if (std::optional<MatrixPair> pair = matrixPair(map, p, type, offsets))
+      pairs.push_back(*pair);
+  SmallVector<LaneFactor> warps = map.factorsOf(HwDim::Warp);
+  Type packed = VectorType::get({2}, memoryType(element));
+  for (size_t i = 0; i < pairs.size();) {
+    // The longest run of up to 4 pairs of one kind whose rows one load
+    // can address.
+    size_t count = 4;
+    FailureOr<SmallVector<LaneFactor>> lanes = failure();
+    for (; count >= 1; count /= 2) {
+      if (i + count > pairs.size())
+        continue;
+      ArrayRef<MatrixPair> group(pairs.begin() + i, count);
+      if (llvm::any_of(group, [&](const MatrixPair &p) {
+            return p.transposed != group.front().transposed;
+          }))
+        continue;
+      SmallVector<SmallVector<int64_t>> origins;
+      for (const MatrixPair &p : group)
+        origins.push_back(p.origin);
+      lanes = matrixRowLanes(origins, slow);
+      if (succeeded(lanes))
+        break;
+    }
+    if (count == 0) {
+      ++i;
+      continue;
+    }
+    SmallVector<LaneFactor> factors = *lanes;
+    factors.append(warps.begin(), warps.end());
+    LaneMap rows(map.getShape(), factors);
+    SmallVector<Value> coords = laneWarpCoords(b, loc, rows, ids);
+    for (auto [c, o] : llvm::zip(coords, pairs[i].origin))
+      c = arith::AddIOp::create(b, loc, c, indexConst(b, loc, o));
+    Value address = ldsAddress(
+        b, loc, ids,
+        arith::AddIOp::create(
+            b, loc, base, toI32(b, loc, sharedOffset(b, loc, type, coords))));
+    SmallVector<Value> matrices = state.target.loadMatrices(
+        b, loc, address, count, pairs[i].transposed);
+    for (auto [matrix, pair] :
+         llvm::zip(matrices, ArrayRef(pairs).slice(i, count))) {
+      Value halves = LLVM::BitcastOp::create(b, loc, packed, matrix);
+      for (int64_t k = 0; k < 2; ++k)
+        elements[2 * pair.pair + k] = fromMemory(
+            b, loc, getRegister(b, loc, halves, k), element);
+    }
+    i += count;
   }
 }
 
@@ -232,6 +412,9 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     Value base = adaptor.getSrc();
 
     SmallVector<Value> elements(map.numRegisters());
+    if (state.target.hasMatrixLoads() && canLoadMatrices(op, map, bufferType))
+      loadMatrices(rewriter, loc, state, ids, map, bufferType, offsets, base,
+                   element, elements);
     forEachSharedRun(
         rewriter, loc, map, bufferType, offsets, ids,
         /*firstCopiesOnly=*/false, [&](int64_t reg, int64_t count, Value at) {
@@ -244,10 +427,15 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
           Value value = LLVM::LoadOp::create(rewriter, loc, accessType,
                                              address, bytes * count);
           for (int64_t i = 0; i < count; ++i)
-            elements[reg + i] = fromMemory(
-                rewriter, loc,
-                count == 1 ? value : getRegister(rewriter, loc, value, i),
-                element);
+            if (!elements[reg + i])
+              elements[reg + i] = fromMemory(
+                  rewriter, loc,
+                  count == 1 ? value : getRegister(rewriter, loc, value, i),
+                  element);
+        },
+        [&](int64_t reg, int64_t count) {
+          return llvm::any_of(ArrayRef(elements).slice(reg, count),
+                              [](Value v) { return !v; });
         });
     rewriter.replaceOp(op,
                        makeRegisters(rewriter, loc, registerType(type),

@@ -100,6 +100,19 @@ public:
                              int64_t pendingCopies,
                              int64_t pendingInstructions) const;
 
+  /// Whether loadMatrices can read 8x8 matrices of 16-bit elements.
+  virtual bool hasMatrixLoads() const { return false; }
+  /// Reads `count` (1, 2 or 4) 8x8 matrices of 16-bit elements from LDS,
+  /// every lane of the warp taking part: lane 8i + j gives at `rowAddress`
+  /// (`!llvm.ptr<3>`, 16-byte aligned) row j of matrix i, 8 contiguous
+  /// elements. Returns one i32 per matrix: lane t holds elements
+  /// (t / 4, 2 (t % 4)) and (t / 4, 2 (t % 4) + 1) of it, or with
+  /// `transposed` (2 (t % 4), t / 4) and (2 (t % 4) + 1, t / 4), the first
+  /// in the low half.
+  virtual llvm::SmallVector<mlir::Value>
+  loadMatrices(mlir::OpBuilder &b, mlir::Location loc, mlir::Value rowAddress,
+               unsigned count, bool transposed) const;
+
   /// Waits until every thread of the program reached this point and its LDS
   /// writes are visible.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const;
