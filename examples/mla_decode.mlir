@@ -78,7 +78,7 @@
 // Compiled for a GPU, the instances are that chip's.
 // RUN: mla-opt %s --tile-specialize=target=gfx950 | FileCheck %s --check-prefix=GFX950
 // GFX950-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_waves8_stages2(
-// GFX950: tile.kernel @mla_partial_fp8_h16_waves8_stages2(
+// GFX950: tile.kernel @mla_partial_fp8_h16_block_n32_waves8_stages2(
 // GFX950: tile.kernel @mla_partial_mxfp4_h128_block_n32_waves8_stages2(
 // RUN: mla-opt %s --tile-specialize=target=gfx942 | FileCheck %s --check-prefix=GFX942
 // GFX942-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_block_n32_stages2(
@@ -157,9 +157,9 @@ tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
     attributes {tile.instances = {KV = ["bf16", "fp8", "mxfp4"],
                                   H = [16, 32, 48, 64, 80, 96, 112, 128]},
                 tile.target_instances = {
-                  gfx950 = [{KV = ["bf16", "fp8"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                  gfx950 = [{KV = ["bf16"], H = [16, 32, 48, 64, 80, 96, 112, 128],
                              WAVES = [8], STAGES = [2]},
-                            {KV = ["mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                            {KV = ["fp8", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
                              BLOCK_N = [32], WAVES = [8], STAGES = [2]}],
                   gfx942 = [{KV = ["bf16", "fp8", "mxfp4"],
                              H = [16, 32, 48, 64, 80, 96, 112, 128],

@@ -77,9 +77,14 @@ def kernels(text):
 
 
 def inner_loops(code):
-    """[(start offset, mnemonics)] of each loop that holds no other loop."""
-    loops = sorted({(target, at) for at, _, target in code
-                    if target is not None and target <= at})
+    """[(start offset, mnemonics)] of each loop that holds no other loop. A
+    loop runs from a backward branch's target to the last branch back to
+    it: a rotated loop can have several, one per path back."""
+    ends = {}
+    for at, _, target in code:
+        if target is not None and target <= at:
+            ends[target] = max(ends.get(target, at), at)
+    loops = sorted(ends.items())
     inner = [(a, b) for a, b in loops
              if not any((a, b) != (c, d) and a <= c and d <= b for c, d in loops)]
     return [(a, [op for at, op, _ in code if a <= at <= b]) for a, b in inner]

@@ -90,19 +90,53 @@ def TileGPU_LocalLoadOp : TileGPU_Op<"local_load", [
   let hasVerifier = 1;
 }
 
+def TileGPU_LocalStoreOp : TileGPU_Op<"local_store", [
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "write a tile into an LDS buffer";
+  let description = [{
+    Writes `src` into `dst`, a buffer of a `tilegpu.local_buffer` or a
+    window of one, each element once (replicas of the register layout write
+    nothing). Unlike `tilegpu.local_alloc` it neither waits for earlier
+    readers nor makes the write visible: `tilegpu.barrier`s around the
+    stores that fill a buffer do, once for all of them.
+
+    ```mlir
+    tilegpu.local_store %part, %window
+        : tensor<32x64xbf16, #blocked> -> !tilegpu.memdesc<32x64xbf16, #shared>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$src, TileGPU_MemDescType:$dst);
+  let assemblyFormat = "$src `,` $dst attr-dict `:` type($src) `->` qualified(type($dst))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_BarrierOp : TileGPU_Op<"barrier", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "wait for every thread of the program";
+  let description = [{
+    Every thread of the program reaches it before any goes on, and the LDS
+    writes made before it are visible to the reads after it.
+
+    ```mlir
+    tilegpu.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Asynchronous copies into LDS
 //===----------------------------------------------------------------------===//
 
 def TileGPU_LocalBufferOp : TileGPU_Op<"local_buffer", [
     MemoryEffects<[MemAlloc]>]> {
-  let summary = "LDS buffers that asynchronous copies fill";
+  let summary = "LDS buffers that copies or stores fill";
   let description = [{
     `N` buffers of one tile each in the program's LDS (the leading dimension
     of the result counts them), with no contents until `tilegpu.async_copy`
-    writes one. `tilegpu.memdesc_index` names one of them. Its place in LDS
-    is `offset` (bytes), set by the lowering; each buffer is padded to a
-    whole number of a wave's widest copies.
+    or `tilegpu.local_store` writes one. `tilegpu.memdesc_index` names one
+    of them. Its place in LDS is `offset` (bytes), set by the lowering; each
+    buffer is padded to a whole number of a wave's widest copies.
 
     ```mlir
     %kv = tilegpu.local_buffer : !tilegpu.memdesc<2x64x576xbf16, #shared3>

@@ -320,6 +320,38 @@ static void loadMatrices(OpBuilder &b, Location loc, const LoweringState &state,
   }
 }
 
+/// Writes the registers `regs` of a tile laid out as `map` into the window
+/// at `offsets` of a buffer of `type` at LDS offset `base`, each element
+/// once (first copies only).
+static void storeTile(OpBuilder &b, Location loc, const KernelIds &ids,
+                      Value regs, const LaneMap &map, MemDescType type,
+                      ArrayRef<int64_t> offsets, Value base) {
+  Type stored = memoryType(type.getElementType());
+  int64_t bytes = memoryBytes(type.getElementType());
+  OpBuilder::InsertionGuard guard(b);
+  if (Value first = isFirstCopy(b, loc, map, ids)) {
+    auto branch = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+  }
+  forEachSharedRun(
+      b, loc, map, type, offsets, ids, /*firstCopiesOnly=*/true,
+      [&](int64_t reg, int64_t count, Value at) {
+        SmallVector<Value> elements;
+        for (int64_t i = 0; i < count; ++i)
+          elements.push_back(
+              toMemory(b, loc, getRegister(b, loc, regs, reg + i)));
+        Value value =
+            count == 1
+                ? elements.front()
+                : makeRegisters(b, loc, VectorType::get({count}, stored),
+                                elements);
+        Value address = ldsAddress(
+            b, loc, ids,
+            arith::AddIOp::create(b, loc, base, toI32(b, loc, at)));
+        LLVM::StoreOp::create(b, loc, value, address, bytes * count);
+      });
+}
+
 namespace {
 struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
   LocalAllocLowering(GpuTypeConverter &converter, MLIRContext *ctx,
@@ -333,47 +365,51 @@ struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
     std::optional<int64_t> offset = op.getOffset();
     if (!offset)
       return op.emitOpError("has no LDS offset");
-    const KernelIds &ids = state.idsFor(op);
-    RankedTensorType srcType = op.getSrc().getType();
-    LaneMap map = getLaneMap(srcType);
     MemDescType type = op.getType();
-    Type stored = memoryType(type.getElementType());
-    int64_t bytes = memoryBytes(type.getElementType());
     Value base = i32Const(rewriter, loc, *offset);
-
     // Earlier readers of this buffer are done before it is overwritten.
     state.target.barrier(rewriter, loc);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      if (Value first = isFirstCopy(rewriter, loc, map, ids)) {
-        auto branch = scf::IfOp::create(rewriter, loc, first,
-                                        /*withElseRegion=*/false);
-        rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
-      }
-      SmallVector<int64_t> zero(type.getRank(), 0);
-      forEachSharedRun(
-          rewriter, loc, map, type, zero, ids, /*firstCopiesOnly=*/true,
-          [&](int64_t reg, int64_t count, Value at) {
-            SmallVector<Value> elements;
-            for (int64_t i = 0; i < count; ++i)
-              elements.push_back(toMemory(
-                  rewriter, loc,
-                  getRegister(rewriter, loc, adaptor.getSrc(), reg + i)));
-            Value value = count == 1 ? elements.front()
-                                     : makeRegisters(
-                                           rewriter, loc,
-                                           VectorType::get({count}, stored),
-                                           elements);
-            Value address = ldsAddress(
-                rewriter, loc, ids,
-                arith::AddIOp::create(rewriter, loc, base,
-                                      toI32(rewriter, loc, at)));
-            LLVM::StoreOp::create(rewriter, loc, value, address,
-                                  bytes * count);
-          });
-    }
+    storeTile(rewriter, loc, state.idsFor(op), adaptor.getSrc(),
+              getLaneMap(op.getSrc().getType()), type,
+              SmallVector<int64_t>(type.getRank(), 0), base);
     state.target.barrier(rewriter, loc);
     rewriter.replaceOp(op, base);
+    return success();
+  }
+  LoweringState &state;
+};
+
+struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
+  LocalStoreLowering(GpuTypeConverter &converter, MLIRContext *ctx,
+                     LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto [bufferType, offsets] = resolveWindow(op.getDst());
+    if (!bufferType)
+      return op.emitOpError("writes a buffer that is neither a local_alloc "
+                            "nor one buffer of a local_buffer");
+    storeTile(rewriter, op.getLoc(), state.idsFor(op), adaptor.getSrc(),
+              getLaneMap(op.getSrc().getType()), bufferType, offsets,
+              adaptor.getDst());
+    rewriter.eraseOp(op);
+    return success();
+  }
+  LoweringState &state;
+};
+
+struct BarrierLowering : OpConversionPattern<BarrierOp> {
+  BarrierLowering(GpuTypeConverter &converter, MLIRContext *ctx,
+                  LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    state.target.barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
     return success();
   }
   LoweringState &state;
@@ -450,6 +486,7 @@ void mla::gpu::populateSharedPatterns(GpuTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<LocalAllocLowering, LocalLoadLowering>(converter, ctx, state);
+  patterns.add<LocalAllocLowering, LocalLoadLowering, LocalStoreLowering,
+               BarrierLowering>(converter, ctx, state);
   patterns.add<MemDescSliceLowering>(converter, ctx);
 }

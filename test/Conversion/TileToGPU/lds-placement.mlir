@@ -115,3 +115,34 @@ tile.kernel @in_loop(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>, %count: i32)
   }
   tile.return
 }
+
+// -----
+
+// A buffer that stores fill between two barriers lives in LDS like any
+// other: its stores write each lane's runs, and the barriers are the only
+// ones (local_store waits for nothing by itself).
+// CHECK-LABEL: llvm.mlir.global internal @stored_lds()
+// CHECK-SAME: !llvm.array<4096 x i8>
+// CHECK-LABEL: gpu.func @stored
+// CHECK: rocdl.s.barrier
+// CHECK-NOT: rocdl.s.barrier
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NOT: rocdl.s.barrier
+// CHECK: rocdl.s.barrier
+// CHECK-NOT: rocdl.s.barrier
+// CHECK: gpu.return
+#shared = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#shared3 = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+tile.kernel @stored(%x: !tile.ptr<bf16>)
+    attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %v = tile.view %x sizes [64, 32] strides [32, 1] : !tile.ptr<bf16> -> !tile.view<64x32xbf16>
+  %t = tile.load %v[%c0, %c0] : !tile.view<64x32xbf16> -> tensor<64x32xbf16, #blocked>
+  %bufs = tilegpu.local_buffer : !tilegpu.memdesc<1x64x32xbf16, #shared3>
+  %b = tilegpu.memdesc_index %bufs[%c0] : !tilegpu.memdesc<1x64x32xbf16, #shared3> -> !tilegpu.memdesc<64x32xbf16, #shared>
+  tilegpu.barrier
+  tilegpu.local_store %t, %b : tensor<64x32xbf16, #blocked> -> !tilegpu.memdesc<64x32xbf16, #shared>
+  tilegpu.barrier
+  tile.return
+}

@@ -60,3 +60,13 @@ func.func @f() {
   tilegpu.async_wait {pending = -1}
   return
 }
+
+// -----
+
+#shared = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @f(%t: tensor<64x32xbf16, #blocked>, %b: !tilegpu.memdesc<64x64xbf16, #shared>) {
+  // expected-error @below {{buffer '!tilegpu.memdesc<64x64xbf16, <vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>>' must hold the tile 'tensor<64x32xbf16,}}
+  tilegpu.local_store %t, %b : tensor<64x32xbf16, #blocked> -> !tilegpu.memdesc<64x64xbf16, #shared>
+  return
+}

@@ -24,3 +24,28 @@ tile.kernel @double_buffer(%kv: !tile.ptr<bf16>, %n: i32)
   %t = tilegpu.local_load %b : !tilegpu.memdesc<64x576xbf16, #shared> -> tensor<64x576xbf16, #blocked>
   tile.return
 }
+
+// -----
+
+// A buffer filled by stores between two barriers.
+// CHECK-LABEL: tile.kernel @stored
+// CHECK: %[[B:.*]] = tilegpu.memdesc_index
+// CHECK-NEXT: tilegpu.barrier
+// CHECK-NEXT: %[[W:.*]] = tilegpu.memdesc_slice %[[B]][0, 32] : !tilegpu.memdesc<64x64xbf16, #[[$SHARED:.*]]> -> !tilegpu.memdesc<64x32xbf16, #[[$SHARED]]>
+// CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[W]] : tensor<64x32xbf16, #{{.*}}> -> !tilegpu.memdesc<64x32xbf16, #[[$SHARED]]>
+// CHECK-NEXT: tilegpu.barrier
+#shared = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#shared3 = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+tile.kernel @stored(%x: !tile.ptr<bf16>) attributes {tile.launch = {grid = [1, 1, 1]}} {
+  %c0 = arith.constant 0 : index
+  %v = tile.view %x sizes [64, 32] strides [32, 1] : !tile.ptr<bf16> -> !tile.view<64x32xbf16>
+  %t = tile.load %v[%c0, %c0] : !tile.view<64x32xbf16> -> tensor<64x32xbf16, #blocked>
+  %bufs = tilegpu.local_buffer : !tilegpu.memdesc<1x64x64xbf16, #shared3>
+  %b = tilegpu.memdesc_index %bufs[%c0] : !tilegpu.memdesc<1x64x64xbf16, #shared3> -> !tilegpu.memdesc<64x64xbf16, #shared>
+  tilegpu.barrier
+  %w = tilegpu.memdesc_slice %b[0, 32] : !tilegpu.memdesc<64x64xbf16, #shared> -> !tilegpu.memdesc<64x32xbf16, #shared>
+  tilegpu.local_store %t, %w : tensor<64x32xbf16, #blocked> -> !tilegpu.memdesc<64x32xbf16, #shared>
+  tilegpu.barrier
+  tile.return
+}

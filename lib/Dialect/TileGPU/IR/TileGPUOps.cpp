@@ -95,6 +95,15 @@ LogicalResult LocalLoadOp::verify() {
   return success();
 }
 
+LogicalResult LocalStoreOp::verify() {
+  RankedTensorType src = getSrc().getType();
+  MemDescType dst = getDst().getType();
+  if (src.getShape() != dst.getShape() ||
+      src.getElementType() != dst.getElementType())
+    return emitOpError() << "buffer " << dst << " must hold the tile " << src;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Asynchronous copies into LDS
 //===----------------------------------------------------------------------===//

@@ -58,3 +58,17 @@ MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
   return MmaAttr::get(ctx, chip.mmaKind, {chip.mmaM, chip.mmaN, chip.mmaK},
                       {rowWarps, colWarps});
 }
+
+MemDescType mla::tilegpu::bufferArrayOf(MemDescType type, int64_t count) {
+  SharedAttr layout = type.getLayout();
+  SmallVector<int64_t> shape = {count};
+  llvm::append_range(shape, type.getShape());
+  SmallVector<unsigned> order;
+  for (unsigned d : layout.getOrder())
+    order.push_back(d + 1);
+  order.push_back(0);
+  return MemDescType::get(
+      type.getContext(), shape, type.getElementType(),
+      SharedAttr::get(type.getContext(), layout.getVec(), layout.getPerPhase(),
+                      layout.getMaxPhase(), order));
+}

@@ -4,6 +4,7 @@
 #define MLA_LIB_DIALECT_TILEGPU_TRANSFORMS_LAYOUTCHOICE_H
 
 #include "mla/Dialect/TileGPU/IR/ChipInfo.h"
+#include "mla/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 namespace mla::tilegpu {
 
@@ -19,6 +20,10 @@ BlockedAttr chooseBlocked(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
 /// split the rows as far as they go, then the columns.
 MmaAttr chooseMma(mlir::MLIRContext *ctx, const ChipInfo &chip, int64_t m,
                   int64_t n, unsigned numWarps);
+
+/// `type` with a leading dimension of `count` buffers (a
+/// tilegpu.local_buffer's type), the new dimension the slowest.
+MemDescType bufferArrayOf(MemDescType type, int64_t count);
 
 } // namespace mla::tilegpu
 

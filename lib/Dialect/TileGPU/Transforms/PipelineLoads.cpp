@@ -19,6 +19,8 @@
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 #include "mla/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "LayoutChoice.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -65,10 +67,12 @@ static std::optional<SmallVector<Operation *>> operandSlice(scf::ForOp loop,
 
 /// Whether `loop` may write memory a tile load reads: a load moved an
 /// iteration earlier must not pass a store. Writes to LDS buffers
-/// (local_alloc) are not; an op whose effects are unknown may be.
+/// (local_alloc, local_store) are not; an op whose effects are unknown may
+/// be.
 static bool mayWriteLoadedMemory(scf::ForOp loop) {
   WalkResult result = loop.getBody()->walk([](Operation *op) {
-    if (isa<LocalAllocOp, AsyncCopyOp, AsyncWaitOp>(op) ||
+    if (isa<LocalAllocOp, LocalStoreOp, BarrierOp, AsyncCopyOp, AsyncWaitOp>(
+            op) ||
         op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
       return WalkResult::advance();
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
@@ -166,21 +170,6 @@ static SmallVector<StagedLoad> stagedLoads(scf::ForOp loop,
   return result;
 }
 
-/// `type` with a leading dimension of `count` buffers.
-static MemDescType buffersOf(MemDescType type, int64_t count) {
-  SharedAttr layout = type.getLayout();
-  SmallVector<int64_t> shape = {count};
-  llvm::append_range(shape, type.getShape());
-  SmallVector<unsigned> order;
-  for (unsigned d : layout.getOrder())
-    order.push_back(d + 1);
-  order.push_back(0);
-  return MemDescType::get(
-      type.getContext(), shape, type.getElementType(),
-      SharedAttr::get(type.getContext(), layout.getVec(), layout.getPerPhase(),
-                      layout.getMaxPhase(), order));
-}
-
 /// Starts the copy of `staged`'s tile for induction value `iv` into buffer
 /// `stage` of `buffers`.
 static void copyAt(OpBuilder &b, Location loc, Value inductionVar, Value iv,
@@ -210,7 +199,7 @@ static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
   SmallVector<Value> buffers;
   for (StagedLoad &s : staged) {
     buffers.push_back(LocalBufferOp::create(
-        rewriter, loc, buffersOf(s.alloc.getType(), 2), IntegerAttr()));
+        rewriter, loc, bufferArrayOf(s.alloc.getType(), 2), IntegerAttr()));
     copyAt(rewriter, loc, loop.getInductionVar(), loop.getLowerBound(), s,
            buffers.back(), zero);
   }

@@ -5,7 +5,12 @@
 // rebuilt on LDS: each loaded tile is written to LDS once, and the chain is
 // redone from reads of that buffer, each step in the layout the next step
 // needs, so that the last one is the operand layout. Slices become windows
-// of the buffer (for MX tiles, windows of the packed bytes and the scales).
+// of the buffer. A dequantized tile is decoded once, by all the program's
+// lanes together: its bytes (and MX scales) are read back from their LDS
+// buffers in the layout they were loaded in, decoded there, and the bf16
+// tile is written to LDS once more, for every operand window to read (K
+// and V of one KV tile), instead of each warp decoding the bytes of each
+// operand it reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +70,12 @@ public:
 
 private:
   Value bufferFor(tile::LoadOp load);
+  /// The LDS buffer of `dequant`'s tile, decoded once from its staged
+  /// inputs.
+  Value decodedBufferFor(Operation *dequant);
+  /// A read of `window` of `buffer` in `layout`.
+  Value readWindow(OpBuilder &b, Location loc, Value buffer, Attribute layout,
+                   const Window &window, Type element);
   static LinearAttr linear(MLIRContext *ctx, const LaneMap &map) {
     return LinearAttr::get(ctx, map.getFactors());
   }
@@ -110,6 +121,106 @@ Value OperandStager::bufferFor(tile::LoadOp load) {
   return buffer;
 }
 
+/// The columns of one part of a decoded [rows, width] tile: the widest
+/// power of two dividing `width` whose rows x columns of `bytes`-byte
+/// inputs the program's lanes read 16 bytes at a time at most once.
+static int64_t decodeChunkColumns(int64_t rows, int64_t width, int64_t bytes,
+                                  int64_t threads) {
+  int64_t columns = 1;
+  while (width % (columns * 2) == 0 &&
+         rows * columns * 2 * bytes <= threads * 16)
+    columns *= 2;
+  return columns;
+}
+
+Value OperandStager::decodedBufferFor(Operation *dequant) {
+  auto it = buffers.find(dequant);
+  if (it != buffers.end())
+    return it->second;
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(dequant);
+  Location loc = dequant->getLoc();
+  auto type = cast<RankedTensorType>(dequant->getResult(0).getType());
+  LaneMap map = getLaneMap(type);
+  int64_t rows = type.getDimSize(0), width = type.getDimSize(1);
+  unsigned lanes = map.numLanes(), warps = map.numWarps();
+
+  // One buffer, filled part by part between two barriers: each part's
+  // bytes are read, decoded and written by lanes of one 16-byte run each,
+  // so that only one part is ever in registers.
+  auto tileType = MemDescType::get(ctx, type.getShape(), type.getElementType(),
+                                   chooseShared(ctx, type));
+  Value array = LocalBufferOp::create(b, loc, bufferArrayOf(tileType, 1),
+                                      /*offset=*/IntegerAttr());
+  Value buffer = MemDescIndexOp::create(
+      b, loc, tileType, array, arith::ConstantIndexOp::create(b, loc, 0));
+  BarrierOp::create(b, loc);
+  auto fp8 = dyn_cast<tile::DequantFp8Op>(dequant);
+  auto mx = dyn_cast<tile::DequantMxOp>(dequant);
+  // MX bytes hold two values each; parts start on whole scale blocks.
+  int64_t valuesPerByte = mx ? 2 : 1;
+  int64_t columns =
+      valuesPerByte *
+      decodeChunkColumns(rows, width / valuesPerByte, 1, lanes * warps);
+  for (int64_t c0 = 0; c0 < width; c0 += columns) {
+    Window part{{0, c0}, {rows, columns}};
+    Value decoded;
+    if (fp8) {
+      auto layout = chooseBlocked(ctx, part.sizes, 8, /*contiguousDim=*/1,
+                                  lanes, warps);
+      Value in = rebuild(b, fp8.getInput(), layout, part);
+      decoded = tile::DequantFp8Op::create(
+          b, loc, RankedTensorType::get(part.sizes, type.getElementType(),
+                                        layout),
+          in, fp8.getScale());
+    } else {
+      // The bytes in 16-byte runs, each decoding to twice the values.
+      Window packedPart{{0, c0 / 2}, {rows, columns / 2}};
+      BlockedAttr packed = chooseBlocked(ctx, packedPart.sizes, 8,
+                                         /*contiguousDim=*/1, lanes, warps);
+      SmallVector<unsigned> perThread(packed.getSizePerThread());
+      perThread.back() *= 2;
+      auto layout =
+          BlockedAttr::get(ctx, perThread, packed.getThreadsPerWarp(),
+                           packed.getWarpsPerCTA(), packed.getOrder());
+      LaneMap partMap = getLaneMap(
+          RankedTensorType::get(part.sizes, type.getElementType(), layout));
+      FailureOr<LaneMap> scalesMap = partMap.coarsened(1, 32);
+      assert(succeeded(scalesMap) && "parts are whole scale blocks");
+      Window scalesPart{{0, c0 / 32}, {rows, columns / 32}};
+      Value bytes = rebuild(b, mx.getPacked(), packed, packedPart);
+      Value scales =
+          rebuild(b, mx.getScales(), linear(ctx, *scalesMap), scalesPart);
+      decoded = tile::DequantMxOp::create(
+          b, loc, RankedTensorType::get(part.sizes, type.getElementType(),
+                                        layout),
+          bytes, scales);
+    }
+    auto partType = MemDescType::get(ctx, part.sizes, type.getElementType(),
+                                     tileType.getLayout());
+    Value window = MemDescSliceOp::create(
+        b, loc, partType, buffer, b.getDenseI64ArrayAttr(part.offsets));
+    LocalStoreOp::create(b, loc, decoded, window);
+  }
+  BarrierOp::create(b, loc);
+  buffers[dequant] = buffer;
+  return buffer;
+}
+
+Value OperandStager::readWindow(OpBuilder &b, Location loc, Value buffer,
+                                Attribute layout, const Window &window,
+                                Type element) {
+  auto bufferType = cast<MemDescType>(buffer.getType());
+  if (ArrayRef<int64_t>(window.sizes) != bufferType.getShape()) {
+    auto windowType = MemDescType::get(ctx, window.sizes, element,
+                                       bufferType.getLayout());
+    buffer = MemDescSliceOp::create(b, loc, windowType, buffer,
+                                    b.getDenseI64ArrayAttr(window.offsets));
+  }
+  return LocalLoadOp::create(
+      b, loc, RankedTensorType::get(window.sizes, element, layout), buffer);
+}
+
 Value OperandStager::rebuild(OpBuilder &b, Value value, Attribute layout,
                              const Window &window) {
   Operation *op = value.getDefiningOp();
@@ -143,65 +254,11 @@ Value OperandStager::rebuild(OpBuilder &b, Value value, Attribute layout,
     return rebuild(b, slice.getSource(), layout, inner);
   }
 
-  if (auto dequant = dyn_cast<tile::DequantFp8Op>(op)) {
-    Value in = rebuild(b, dequant.getInput(), layout, window);
-    return tile::DequantFp8Op::create(b, loc, typeIn(layout), in,
-                                      dequant.getScale());
-  }
-
-  if (auto dequant = dyn_cast<tile::DequantMxOp>(op)) {
-    int64_t last = map.getRank() - 1;
-    bool fp4 = dequant.getPacked().getType().getElementType().isInteger(8);
-    auto scaled = [&](int64_t block) {
-      Window w = window;
-      w.offsets[last] /= block;
-      w.sizes[last] /= block;
-      return w;
-    };
-    FailureOr<LaneMap> packedMap = fp4 ? map.coarsened(last, 2) : map;
-    FailureOr<LaneMap> scalesMap = map.coarsened(last, 32);
-    assert(succeeded(packedMap) && succeeded(scalesMap) &&
-           "checked by the caller");
-    Value packed = rebuild(b, dequant.getPacked(), linear(ctx, *packedMap),
-                           fp4 ? scaled(2) : window);
-    Value scales =
-        rebuild(b, dequant.getScales(), linear(ctx, *scalesMap), scaled(32));
-    return tile::DequantMxOp::create(b, loc, typeIn(layout), packed, scales);
-  }
+  if (isa<tile::DequantFp8Op, tile::DequantMxOp>(op))
+    return readWindow(b, loc, decodedBufferFor(op), layout, window, element);
 
   auto load = cast<tile::LoadOp>(op);
-  Value buffer = bufferFor(load);
-  auto bufferType = cast<MemDescType>(buffer.getType());
-  if (ArrayRef<int64_t>(window.sizes) != bufferType.getShape()) {
-    auto windowType = MemDescType::get(ctx, window.sizes, element,
-                                       bufferType.getLayout());
-    buffer = MemDescSliceOp::create(b, loc, windowType, buffer,
-                                    b.getDenseI64ArrayAttr(window.offsets));
-  }
-  return LocalLoadOp::create(b, loc, typeIn(layout), buffer);
-}
-
-/// Whether an MX dequantization in `layout` keeps each element's bytes and
-/// scale in its lane (as `rebuild` needs).
-static bool chainFits(Value value, const LaneMap &map) {
-  Operation *op = value.getDefiningOp();
-  if (auto convert = dyn_cast<ConvertLayoutOp>(op))
-    return chainFits(convert.getSrc(), map);
-  if (auto trans = dyn_cast<tile::TransOp>(op))
-    return chainFits(trans.getInput(), map.permuted({1, 0}));
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    // The slice of an MX tile must start on a scale block.
-    if (isa<tile::DequantMxOp>(slice.getSource().getDefiningOp()) &&
-        slice.getStaticOffsets().back() % 32 != 0)
-      return false;
-    return chainFits(slice.getSource(), map);
-  }
-  if (auto dequant = dyn_cast<tile::DequantMxOp>(op)) {
-    int64_t last = map.getRank() - 1;
-    return succeeded(map.coarsened(last, 32)) &&
-           succeeded(map.coarsened(last, 2));
-  }
-  return true;
+  return readWindow(b, loc, bufferFor(load), layout, window, element);
 }
 
 /// The static window `[offsets, offsets + sizes)` of `value`, whose layout
@@ -320,8 +377,7 @@ struct StageOperandsPass
     auto stageable = [&](Value operand) -> ConvertLayoutOp {
       auto convert = operand.getDefiningOp<ConvertLayoutOp>();
       if (!convert || !isa<DotOperandAttr>(convert.getType().getEncoding()) ||
-          !stager.isStageable(convert.getSrc()) ||
-          !chainFits(convert.getSrc(), getLaneMap(convert.getType())))
+          !stager.isStageable(convert.getSrc()))
         return {};
       return convert;
     };

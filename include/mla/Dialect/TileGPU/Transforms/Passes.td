@@ -68,11 +68,17 @@ def TileGPUStageOperands : Pass<"tilegpu-stage-operands", "::mlir::ModuleOp"> {
     one exchange per use, each such load is written to LDS once
     (`tilegpu.local_alloc`, in a swizzled shared layout) and every use
     reads what it needs from there (`tilegpu.local_load`): a transposed
-    operand, a column window (`tilegpu.memdesc_slice`: V is the first 512
-    columns of the KV tile), or the packed bytes and scales of an MX or fp8
-    tile, which are dequantized in the registers of the operand layout. The
-    flagship's KV tile is thus read from global memory once and staged once
-    for both of its products.
+    operand or a column window (`tilegpu.memdesc_slice`: V is the first 512
+    columns of the KV tile). The flagship's KV tile is thus read from
+    global memory once and staged once for both of its products.
+
+    An fp8 or MX tile is decoded once, by all the program's lanes: its
+    bytes (and scales) are staged as they were loaded, then read back part
+    by part, each lane one 16-byte run, decoded, and written with
+    `tilegpu.local_store` into one bf16 buffer (a `tilegpu.local_buffer`)
+    between two `tilegpu.barrier`s; the operands read that buffer. Only one
+    part is in registers at a time, and no warp decodes an element another
+    has decoded.
 
     A left operand loaded straight into its operand layout outside the loop
     of its product, whose share is more than 96 registers per lane, is

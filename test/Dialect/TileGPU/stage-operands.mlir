@@ -1,0 +1,43 @@
+// RUN: mla-opt %examples/mla_decode.mlir \
+// RUN:   -tile-specialize='instances=mla_partial:KV=fp8:H=16:BLOCK_M=16:BLOCK_N=32' \
+// RUN:   -tile-to-primitives --tilegpu-assign-layouts=chip=sm_90 --tilegpu-stage-operands \
+// RUN:   -canonicalize | FileCheck %s --check-prefix=FP8
+// RUN: mla-opt %examples/mla_decode.mlir \
+// RUN:   -tile-specialize='instances=mla_partial:KV=mxfp4:H=16:BLOCK_M=16:BLOCK_N=32' \
+// RUN:   -tile-to-primitives --tilegpu-assign-layouts=chip=sm_90 --tilegpu-stage-operands \
+// RUN:   -canonicalize | FileCheck %s --check-prefix=MX
+
+// A KV tile of fp8 bytes is decoded once per tile by all of the program's
+// lanes, not by each warp for each operand it reads: the bytes are staged
+// in LDS, read back part by part (each lane one 16-byte run of a 32x64
+// part), decoded, and stored into one bf16 buffer between two barriers;
+// K (all 576 columns, transposed) and V (the first 512) are then read from
+// that buffer. No decoding follows the second barrier.
+// FP8-LABEL: tile.kernel @mla_partial_fp8_h16_block_m16_block_n32(
+// FP8: scf.for
+// FP8: %[[RAW:.*]] = tilegpu.local_alloc %{{.*}} : tensor<32x576xf8E4M3FN, #{{.*}}> -> !tilegpu.memdesc<32x576xf8E4M3FN
+// FP8: %[[ARRAY:.*]] = tilegpu.local_buffer : !tilegpu.memdesc<1x32x576xbf16
+// FP8: %[[BF16:.*]] = tilegpu.memdesc_index %[[ARRAY]]
+// FP8-NEXT: tilegpu.barrier
+// FP8-COUNT-9: tilegpu.local_store %{{.*}}, %{{.*}} : tensor<32x64xbf16, #{{.*}}> -> !tilegpu.memdesc<32x64xbf16
+// FP8-NEXT: tilegpu.barrier
+// FP8-NOT: tile.dequant_fp8
+// FP8: tilegpu.memdesc_slice %[[BF16]]
+// FP8: tile.dot
+// FP8-NOT: tile.dequant_fp8
+// FP8: scf.yield
+
+// An MX tile likewise, each part's packed bytes and its E8M0 scales read
+// back from their two buffers in the lanes that decode them.
+// MX-LABEL: tile.kernel @mla_partial_mxfp4_h16_block_m16_block_n32(
+// MX: %[[BYTES:.*]] = tilegpu.local_alloc %{{.*}} : tensor<32x288xi8, #{{.*}}> -> !tilegpu.memdesc<32x288xi8
+// MX: %[[SCALES:.*]] = tilegpu.local_alloc %{{.*}} : tensor<32x18xf8E8M0FNU, #{{.*}}> -> !tilegpu.memdesc<32x18xf8E8M0FNU
+// MX: tilegpu.barrier
+// MX: %[[B0:.*]] = tilegpu.memdesc_slice %[[BYTES]][0, 0]
+// MX: %[[S0:.*]] = tilegpu.memdesc_slice %[[SCALES]][0, 0]
+// MX: tile.dequant_mx %{{.*}}, %{{.*}} : tensor<32x32xi8, #{{.*}}>, tensor<32x2xf8E8M0FNU, #{{.*}}> -> tensor<32x64xbf16, #{{.*}}>
+// MX: tilegpu.local_store
+// MX-COUNT-8: tile.dequant_mx
+// MX: tilegpu.barrier
+// MX-NOT: tile.dequant_mx
+// MX: tile.dot
