@@ -39,10 +39,7 @@ constexpr int kJitErrorLogBuffer = 5;
 constexpr int kJitErrorLogBufferSizeBytes = 6;
 /// Dynamic shared memory a launch gets without opting in.
 constexpr int64_t kDefaultSharedLimit = 48 * 1024;
-/// Calls queued behind one device-side wait: few enough launches and
-/// events that the driver's queue takes them all without blocking the host,
-/// which would never release the wait.
-constexpr int64_t kQueuedCalls = 32;
+
 
 /// The driver entry points the backend calls.
 struct CudaApi {
@@ -263,7 +260,6 @@ public:
 
   Status timeQueued(int64_t iterations, const std::function<Status()> &enqueue,
                     std::vector<double> &microseconds) override {
-    microseconds.clear();
     if (!gate) {
       void *host = nullptr;
       if (Status s = check(api.memHostAlloc(&host, sizeof(uint32_t),
@@ -281,38 +277,23 @@ public:
         return s;
       marks.push_back(event);
     }
-    for (int64_t done = 0; done < iterations;) {
-      int64_t calls = std::min(kQueuedCalls, iterations - done);
-      __atomic_store_n(gate, 0u, __ATOMIC_SEQ_CST);
-      if (Status s = check(api.streamWaitValue32(nullptr, deviceGate, 1,
-                                                 kStreamWaitValueGeq),
-                           "cuStreamWaitValue32"))
-        return s;
-      Status queued = check(api.eventRecord(marks[0], nullptr), "cuEventRecord");
-      for (int64_t i = 0; i < calls && queued.ok(); ++i) {
-        queued = enqueue();
-        if (queued.ok())
-          queued = check(api.eventRecord(marks[i + 1], nullptr),
-                         "cuEventRecord");
-      }
-      // Released even after a failure, so that the stream can drain.
-      __atomic_store_n(gate, 1u, __ATOMIC_SEQ_CST);
-      if (!queued.ok())
-        return queued;
-      if (Status s = check(api.eventSynchronize(marks[calls]),
-                           "cuEventSynchronize"))
-        return s;
-      for (int64_t i = 0; i < calls; ++i) {
-        float milliseconds = 0;
-        if (Status s = check(
-                api.eventElapsedTime(&milliseconds, marks[i], marks[i + 1]),
-                "cuEventElapsedTime"))
-          return s;
-        microseconds.push_back(1000.0 * milliseconds);
-      }
-      done += calls;
-    }
-    return Status::success();
+    QueuedTimer timer;
+    timer.waitForGate = [&] {
+      return check(
+          api.streamWaitValue32(nullptr, deviceGate, 1, kStreamWaitValueGeq),
+          "cuStreamWaitValue32");
+    };
+    timer.mark = [&](int64_t i) {
+      return check(api.eventRecord(marks[i], nullptr), "cuEventRecord");
+    };
+    timer.synchronize = [&](int64_t i) {
+      return check(api.eventSynchronize(marks[i]), "cuEventSynchronize");
+    };
+    timer.elapsed = [&](int64_t from, int64_t to, float &milliseconds) {
+      return check(api.eventElapsedTime(&milliseconds, marks[from], marks[to]),
+                   "cuEventElapsedTime");
+    };
+    return timeQueuedCalls(gate, timer, iterations, enqueue, microseconds);
   }
 
 private:

@@ -31,10 +31,7 @@ constexpr int kHipMemcpyHostToDevice = 1;
 constexpr int kHipMemcpyDeviceToHost = 2;
 constexpr unsigned kHipHostMallocMapped = 0x2;
 constexpr unsigned kHipStreamWaitValueGte = 0x0;
-/// Calls queued behind one device-side wait: few enough that the runtime's
-/// queue takes them all without blocking the host, which would never
-/// release the wait.
-constexpr int64_t kQueuedCalls = 32;
+
 
 /// The HIP entry points the backend calls.
 struct HipApi {
@@ -214,7 +211,6 @@ public:
 
   Status timeQueued(int64_t iterations, const std::function<Status()> &enqueue,
                     std::vector<double> &microseconds) override {
-    microseconds.clear();
     if (!gate) {
       void *host = nullptr;
       if (Status s = check(api.hostMalloc(&host, sizeof(uint32_t),
@@ -232,40 +228,23 @@ public:
         return s;
       marks.push_back(event);
     }
-    for (int64_t done = 0; done < iterations;) {
-      int64_t calls = std::min(kQueuedCalls, iterations - done);
-      __atomic_store_n(gate, 0u, __ATOMIC_SEQ_CST);
-      if (Status s = check(api.streamWaitValue32(nullptr, deviceGate, 1,
-                                                 kHipStreamWaitValueGte,
-                                                 0xFFFFFFFFu),
-                           "hipStreamWaitValue32"))
-        return s;
-      Status queued =
-          check(api.eventRecord(marks[0], nullptr), "hipEventRecord");
-      for (int64_t i = 0; i < calls && queued.ok(); ++i) {
-        queued = enqueue();
-        if (queued.ok())
-          queued = check(api.eventRecord(marks[i + 1], nullptr),
-                         "hipEventRecord");
-      }
-      // Released even after a failure, so that the stream can drain.
-      __atomic_store_n(gate, 1u, __ATOMIC_SEQ_CST);
-      if (!queued.ok())
-        return queued;
-      if (Status s = check(api.eventSynchronize(marks[calls]),
-                           "hipEventSynchronize"))
-        return s;
-      for (int64_t i = 0; i < calls; ++i) {
-        float milliseconds = 0;
-        if (Status s = check(
-                api.eventElapsedTime(&milliseconds, marks[i], marks[i + 1]),
-                "hipEventElapsedTime"))
-          return s;
-        microseconds.push_back(1000.0 * milliseconds);
-      }
-      done += calls;
-    }
-    return Status::success();
+    QueuedTimer timer;
+    timer.waitForGate = [&] {
+      return check(api.streamWaitValue32(nullptr, deviceGate, 1,
+                                         kHipStreamWaitValueGte, 0xFFFFFFFFu),
+                   "hipStreamWaitValue32");
+    };
+    timer.mark = [&](int64_t i) {
+      return check(api.eventRecord(marks[i], nullptr), "hipEventRecord");
+    };
+    timer.synchronize = [&](int64_t i) {
+      return check(api.eventSynchronize(marks[i]), "hipEventSynchronize");
+    };
+    timer.elapsed = [&](int64_t from, int64_t to, float &milliseconds) {
+      return check(api.eventElapsedTime(&milliseconds, marks[from], marks[to]),
+                   "hipEventElapsedTime");
+    };
+    return timeQueuedCalls(gate, timer, iterations, enqueue, microseconds);
   }
 
 private:
