@@ -24,9 +24,9 @@ tests run an instruction under mla-run --target emu and compare.
   amdref.py check-math IN OUT
       The outputs of test/Emulator/math.ll: each transcendental instruction
       within the ISA's 1 ulp, denormals flushed as the ISA says.
-  amdref.py check-lanes lanes|permlane SRC [ADDRESS] OUT
-      The outputs of the cross-lane kernels of test/Emulator/lanes.ll and
-      permlane-gfx950.ll.
+  amdref.py check-lanes lanes|permlane|transpose SRC [ADDRESS] OUT
+      The outputs of the cross-lane kernels of test/Emulator/lanes.ll,
+      permlane-gfx950.ll and lds-transpose-gfx950.ll.
 
 Each check prints "check: OP ... PASS" or names the first mismatch and
 exits 1.
@@ -667,8 +667,50 @@ def permlane_results(wave, l):
     return out
 
 
+def transpose_results(src, l):
+    """What lane `l` (of 128) stores in test/Emulator/lds-transpose-gfx950.ll:
+    LDS holds the bytes of `src`; each read takes 8 bytes at its own
+    permuted address, then the wave exchanges them (shared/AMD.md)."""
+    lds = b"".join(struct.pack("<I", v) for v in src)
+
+    def reads(mul, add):
+        base = l // 64 * 64
+        out = []
+        for t in range(base, base + 64):
+            a = (t * mul + add) % 128 * 8
+            out.append(int.from_bytes(lds[a:a + 8], "little"))
+        return out
+
+    def part(value, index, bits):
+        return value >> (bits * index) & ((1 << bits) - 1)
+
+    i = l % 64
+    # tr_b16: a 4x4 transpose of halfwords in each group of 4 lanes.
+    r = reads(37, 11)
+    g, k = i - i % 4, i % 4
+    tr16 = sum(part(r[g + row], k, 16) << (16 * row) for row in range(4))
+    # tr_b8: lane B+8p+b, byte b of lanes B+4p+0..3, then B+8+4p+0..3.
+    r = reads(53, 5)
+    block, p, b = i - i % 16, i // 8 % 2, i % 8
+    sources = [block + 4 * p + j for j in range(4)]
+    sources += [block + 8 + 4 * p + j for j in range(4)]
+    tr8 = sum(part(r[s], b, 8) << (8 * j) for j, s in enumerate(sources))
+    # tr_b4: lane H+16(G&1)+n, nibble n of group G's 8 lanes in dword G>>1.
+    r = reads(91, 3)
+    half, n = i - i % 32, i % 16
+    tr4 = 0
+    for group in (i // 16 % 2, 2 + i // 16 % 2):
+        word = sum(part(r[half + 8 * group + j], n, 4) << (4 * j)
+                   for j in range(8))
+        tr4 |= word << (32 * (group >> 1))
+    return [part(v, w, 32) for v in (tr16, tr8, tr4) for w in range(2)]
+
+
 def check_lanes(args):
     files = [load(f) for f in args.files]
+    if args.op == "transpose":
+        lds_src = [v & 0xFFFFFFFF for v in files[0]]
+        files = [[0] * (len(lds_src) // 2)] + files[1:]
     src, out = [v & 0xFFFFFFFF for v in files[0]], files[-1]
     per_lane = len(out) // len(src)
     problems = []
@@ -678,6 +720,8 @@ def check_lanes(args):
         if args.op == "lanes":
             address = files[1][base:base + 64]
             want = lane_results(wave, address, lane % 64)
+        elif args.op == "transpose":
+            want = transpose_results(lds_src, lane)
         else:
             want = permlane_results(wave, lane % 64)
         got = [v & 0xFFFFFFFF for v in out[lane * per_lane:
@@ -815,7 +859,7 @@ def main():
     c.add_argument("files", nargs="+")
     c.add_argument("--chip", default="gfx950")
     l = sub.add_parser("check-lanes")
-    l.add_argument("op", choices=["lanes", "permlane"])
+    l.add_argument("op", choices=["lanes", "permlane", "transpose"])
     l.add_argument("files", nargs="+")
     t = sub.add_parser("check-math")
     t.add_argument("files", nargs=2)

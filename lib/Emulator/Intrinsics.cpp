@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Intrinsics.h"
+#include "mla/Emulator/EmuABI.h"
 
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -32,6 +33,9 @@ enum class Lowering {
   /// Buffer loads and stores of any type: the runtime moves bytes.
   BufferLoad,
   BufferStore,
+  /// LDS reads that exchange data between lanes: the runtime function takes
+  /// the LDS pointer and the access flags the call's alias metadata sets.
+  LdsExchange,
   /// The wave size, 64.
   WaveSize,
   /// Scheduling hints: nothing to execute.
@@ -167,6 +171,12 @@ static const Entry kEntries[] = {
     {amdgcn_ds_swizzle, "", "ds_swizzle", kBoth, Lowering::Call},
     {amdgcn_permlane16_swap, "", "permlane16_swap", kGfx950, Lowering::Call},
     {amdgcn_permlane32_swap, "", "permlane32_swap", kGfx950, Lowering::Call},
+    {amdgcn_ds_read_tr16_b64, "", "ds_read_tr16_b64", kGfx950,
+     Lowering::LdsExchange},
+    {amdgcn_ds_read_tr8_b64, "", "ds_read_tr8_b64", kGfx950,
+     Lowering::LdsExchange},
+    {amdgcn_ds_read_tr4_b64, "", "ds_read_tr4_b64", kGfx950,
+     Lowering::LdsExchange},
     {amdgcn_ballot, "i64", "ballot_i64", kBoth, Lowering::Call},
     {amdgcn_icmp, "i64", "ballot_i64", kBoth, Lowering::Compare},
     {amdgcn_fcmp, "i64", "ballot_i64", kBoth, Lowering::Compare},
@@ -448,6 +458,17 @@ static Error lowerCall(CallInst &call, const Entry &entry, uint32_t site,
   case Lowering::BufferLoad:
   case Lowering::BufferStore:
     return lowerBufferAccess(call, entry, site, calls);
+  case Lowering::LdsExchange: {
+    IRBuilder<> builder(&call);
+    uint32_t flags = call.getAAMetadata() ? MLA_EMU_ACCESS_ALIAS_METADATA : 0;
+    Value *result =
+        calls.call(&call, entry.runtime,
+                   {call.getArgOperand(0), builder.getInt32(flags)},
+                   call.getType(), site);
+    result->takeName(&call);
+    call.replaceAllUsesWith(result);
+    return Error::success();
+  }
   default:
     break;
   }

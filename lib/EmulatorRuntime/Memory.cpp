@@ -150,11 +150,11 @@ void *mla::emu::checkLds(Lane &lane, void *pointer, uint64_t bytes,
   return pointer;
 }
 
-/// An LDS access of the kernel's code. SIInsertWaitcnts makes the wave wait
-/// for its loads to LDS before it, unless the instruction's alias metadata
-/// may prove them apart: then the emulator assumes it does, the strict side.
-static void *accessLds(Lane &lane, void *pointer, uint64_t bytes,
-                       uint32_t flags, uint32_t site) {
+/// SIInsertWaitcnts makes the wave wait for its loads to LDS before an LDS
+/// access, unless the instruction's alias metadata may prove them apart:
+/// then the emulator assumes it does, the strict side.
+void *mla::emu::accessLds(Lane &lane, void *pointer, uint64_t bytes,
+                          uint32_t flags, uint32_t site) {
   if (lane.numLdsLoads && !(flags & MLA_EMU_ACCESS_ALIAS_METADATA))
     waitForLdsLoads(lane, 0);
   return checkLds(lane, pointer, bytes, flags, site);

@@ -207,6 +207,12 @@ void *checkGlobal(Lane &lane, void *pointer, uint64_t bytes, uint32_t flags,
 void *checkLds(Lane &lane, void *pointer, uint64_t bytes, uint32_t flags,
                uint32_t site);
 
+/// An LDS access of the kernel's code: first waits for the lane's loads to
+/// LDS unless `flags` says alias metadata may prove them apart (see
+/// Memory.cpp), then checks it like checkLds.
+void *accessLds(Lane &lane, void *pointer, uint64_t bytes, uint32_t flags,
+                uint32_t site);
+
 /// What uninitialized LDS holds: all ones, NaN in every float format, so
 /// that reads of bytes nobody wrote show. Loads to LDS leave it in their
 /// destination until they land.

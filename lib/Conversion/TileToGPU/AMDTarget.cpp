@@ -3,7 +3,7 @@
 // gfx950 and gfx942: wave64, MFMA through amdgpu.mfma, global memory through
 // buffer instructions whose descriptor bounds each view, uniform values in
 // scalar registers (readfirstlane), fp8 and fp4 decoded by the chips'
-// conversion instructions.
+// conversion instructions, gfx950's transposing LDS reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -187,6 +187,19 @@ public:
         arith::AndIOp::create(b, loc, byte, i32(0x7F)), i32(0x7F));
     return arith::SelectOp::create(
         b, loc, nan, f32(std::numeric_limits<double>::quiet_NaN()), value);
+  }
+
+  /// gfx950's ds_read_b64_tr_b16 (shared/AMD.md, transposing LDS reads).
+  bool hasTransposedLoads() const override {
+    return info.family == ChipFamily::CDNA4;
+  }
+
+  Value loadTransposed(OpBuilder &b, Location loc,
+                       Value address) const override {
+    return ROCDL::ds_read_tr16_b64::create(
+        b, loc, VectorType::get({4}, b.getI16Type()), address,
+        /*alias_scopes=*/nullptr, /*noalias_scopes=*/nullptr,
+        /*tbaa=*/nullptr);
   }
 
   /// gfx950: one v_cvt_scalef32_pk_*_fp4, whose f32 scale contributes only

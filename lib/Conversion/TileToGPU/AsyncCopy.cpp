@@ -16,6 +16,7 @@
 #include "mla/Dialect/TileGPU/IR/LdsCopy.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -246,6 +247,8 @@ void mla::gpu::separateLdsCopies(Operation *func) {
     } else if (auto store = dyn_cast<LLVM::StoreOp>(*op)) {
       if (isLds(store.getAddr()))
         accesses.push_back(op);
+    } else if (isa<ROCDL::ds_read_tr16_b64>(*op)) {
+      accesses.push_back(op);
     } else if (llvm::any_of(op->getOperands(), isLds)) {
       copies.push_back(op);
     }

@@ -36,6 +36,10 @@ SmallVector<Value> GpuTarget::loadMatrices(OpBuilder &, Location, Value,
   llvm_unreachable("the chip has no matrix loads (hasMatrixLoads)");
 }
 
+Value GpuTarget::loadTransposed(OpBuilder &, Location, Value) const {
+  llvm_unreachable("the chip has no transposing loads (hasTransposedLoads)");
+}
+
 Value GpuTarget::isAlignedForVector(OpBuilder &b, Location loc, Value resource,
                                     Value byteOffset, int64_t bytes) const {
   return {};

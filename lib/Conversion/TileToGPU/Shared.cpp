@@ -8,8 +8,11 @@
 // banks. Where the chip has matrix loads (ldmatrix) and a tile's registers
 // hold 8x8 matrices the way they deliver them, plain or transposed (the
 // mma operand layouts over row-major tiles), those registers come from
-// matrix loads, four matrices each; other runs of registers that are
-// consecutive inside one group move as one access (up to 16 bytes).
+// matrix loads, four matrices each. Where the chip has transposing reads
+// (ds_read_b64_tr_b16) and a lane's registers step the rows of one column
+// four at a time, as MFMA B operands over row-major tiles do, each four come
+// from one such read. Other runs of registers that are consecutive inside
+// one group move as one access (up to 16 bytes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,59 +93,191 @@ static std::pair<MemDescType, SmallVector<int64_t>> resolveWindow(Value value) {
   return {cast<MemDescType>(value.getType()), offsets};
 }
 
-/// Calls `body(reg, count, byteOffset)` for each run of registers of `map`
-/// (a tile of a window at `offsets` of `type`'s buffer).
+namespace {
+/// Byte offsets in a buffer of `type` of the elements at a lane-dependent
+/// position `base` (one index per dimension) plus static coordinates.
 ///
 /// The swizzle only touches the low bits of the group index and reads the
-/// row modulo perPhase * maxPhase, so a register's static coordinates split
-/// into a part below those periods, which goes through the swizzle with the
-/// lane's coordinates, and a part above, which is a constant byte offset
-/// (an immediate of the LDS instruction). Registers share the few swizzled
-/// addresses there are instead of each computing its own.
+/// row modulo perPhase * maxPhase, so static coordinates split into a part
+/// below those periods, which goes through the swizzle with `base`, and a
+/// part above, which is a constant byte offset (an immediate of the LDS
+/// instruction). Registers share the few swizzled addresses there are
+/// instead of each computing its own.
+class SwizzledOffsets {
+public:
+  SwizzledOffsets(OpBuilder &b, Location loc, MemDescType type,
+                  SmallVector<Value> base)
+      : b(b), loc(loc), type(type), base(std::move(base)),
+        period(type.getRank(), 1) {
+    SharedAttr layout = type.getLayout();
+    ArrayRef<unsigned> order = layout.getOrder();
+    if (type.getRank() >= 2 && layout.getMaxPhase() > 1) {
+      period[order[0]] = int64_t(layout.getVec()) * layout.getMaxPhase();
+      period[order[1]] = int64_t(layout.getPerPhase()) * layout.getMaxPhase();
+    }
+  }
+
+  /// The byte offset (index) of element `base + coords`.
+  Value at(ArrayRef<int64_t> coords) {
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> low(rank), high(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      high[d] = coords[d] / period[d] * period[d];
+      low[d] = coords[d] - high[d];
+    }
+    Value &address = swizzled[low];
+    if (!address) {
+      SmallVector<Value> lowCoords;
+      for (auto [d, value] : llvm::enumerate(base))
+        lowCoords.push_back(arith::AddIOp::create(
+            b, loc, value, indexConst(b, loc, low[d])));
+      address = sharedOffset(b, loc, type, lowCoords);
+    }
+    int64_t constant = 0;
+    for (unsigned d : llvm::reverse(type.getLayout().getOrder()))
+      constant = constant * type.getShape()[d] + high[d];
+    return arith::AddIOp::create(
+        b, loc, address,
+        indexConst(b, loc,
+                   constant * memoryBytes(type.getElementType())));
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  MemDescType type;
+  SmallVector<Value> base;
+  SmallVector<int64_t> period;
+  std::map<SmallVector<int64_t>, Value> swizzled;
+};
+} // namespace
+
+/// The static coordinates of register `reg` of `map` in a buffer whose
+/// window at `offsets` the tile is.
+static SmallVector<int64_t> registerCoords(const LaneMap &map, int64_t reg,
+                                           ArrayRef<int64_t> offsets) {
+  SmallVector<int64_t> c = map.partialCoords(HwDim::Register, reg);
+  for (auto [value, offset] : llvm::zip(c, offsets))
+    value += offset;
+  return c;
+}
+
+/// Calls `body(reg, count, byteOffset)` for each run of registers of `map`
+/// (a tile of a window at `offsets` of `type`'s buffer).
 static void forEachSharedRun(
     OpBuilder &b, Location loc, const LaneMap &map, MemDescType type,
     ArrayRef<int64_t> offsets, const KernelIds &ids, bool firstCopiesOnly,
     function_ref<void(int64_t, int64_t, Value)> body,
     function_ref<bool(int64_t, int64_t)> wanted = nullptr) {
-  SharedAttr layout = type.getLayout();
-  ArrayRef<unsigned> order = layout.getOrder();
-  int64_t rank = type.getRank();
-  // The period of each dimension's effect on the swizzle.
-  SmallVector<int64_t> period(rank, 1);
-  if (rank >= 2 && layout.getMaxPhase() > 1) {
-    period[order[0]] = int64_t(layout.getVec()) * layout.getMaxPhase();
-    period[order[1]] = int64_t(layout.getPerPhase()) * layout.getMaxPhase();
-  }
-  int64_t bytes = memoryBytes(type.getElementType());
   int64_t run = sharedRun(map, type);
-  SmallVector<Value> base = laneWarpCoords(b, loc, map, ids);
-  std::map<SmallVector<int64_t>, Value> swizzled;
+  SwizzledOffsets addresses(b, loc, type, laneWarpCoords(b, loc, map, ids));
   for (int64_t r = 0; r < map.numRegisters(); r += run) {
     if (firstCopiesOnly && !map.isOwner(HwDim::Register, r))
       continue;
     if (wanted && !wanted(r, run))
       continue;
-    SmallVector<int64_t> c = map.partialCoords(HwDim::Register, r);
-    SmallVector<int64_t> low(rank), high(rank);
-    for (int64_t d = 0; d < rank; ++d) {
-      int64_t total = c[d] + offsets[d];
-      high[d] = total / period[d] * period[d];
-      low[d] = total - high[d];
+    body(r, run, addresses.at(registerCoords(map, r, offsets)));
+  }
+}
+
+/// Whether registers 4q .. 4q + 3 of `map` (a tile of a window at `offsets`
+/// of a buffer of `type`) are what one transposing read gives every lane:
+/// four elements that step the buffer's slower dimension at one column, the
+/// four lanes of each aligned group at four consecutive columns from a
+/// multiple of 4 (so each lane of the group reads 8 aligned bytes of one
+/// row).
+static bool isTransposedQuad(const LaneMap &map, int64_t quad,
+                             MemDescType type, ArrayRef<int64_t> offsets) {
+  SharedAttr layout = type.getLayout();
+  unsigned fast = layout.getOrder()[0], slow = layout.getOrder()[1];
+  for (int64_t t = 0; t < map.numLanes(); ++t) {
+    SmallVector<int64_t> first = map.coords(4 * quad, t, 0);
+    for (int64_t i = 1; i < 4; ++i) {
+      SmallVector<int64_t> expected = first;
+      expected[slow] += i;
+      if (map.coords(4 * quad + i, t, 0) != expected)
+        return false;
     }
-    Value &address = swizzled[low];
-    if (!address) {
-      SmallVector<Value> coords;
-      for (auto [d, value] : llvm::enumerate(base))
-        coords.push_back(arith::AddIOp::create(b, loc, value,
-                                               indexConst(b, loc, low[d])));
-      address = sharedOffset(b, loc, type, coords);
-    }
-    int64_t constant = 0;
-    for (unsigned d : llvm::reverse(order))
-      constant = constant * type.getShape()[d] + high[d];
-    body(r, run,
-         arith::AddIOp::create(b, loc, address,
-                               indexConst(b, loc, constant * bytes)));
+    SmallVector<int64_t> leader = map.coords(4 * quad, t & ~int64_t(3), 0);
+    SmallVector<int64_t> expected = leader;
+    expected[fast] += t % 4;
+    if (first != expected || (leader[fast] + offsets[fast]) % 4 != 0)
+      return false;
+  }
+  return true;
+}
+
+/// The lane map whose coordinates are the row each lane of a transposing
+/// read addresses: `map`'s lanes and warps with the two lowest lane bits
+/// stepping the slower dimension instead of the faster; failure unless
+/// those bits are the low part of one lane factor along the faster
+/// dimension.
+static FailureOr<LaneMap> transposedRowLanes(const LaneMap &map,
+                                             MemDescType type) {
+  SharedAttr layout = type.getLayout();
+  int64_t fast = layout.getOrder()[0], slow = layout.getOrder()[1];
+  SmallVector<LaneFactor> lanes = map.factorsOf(HwDim::Lane);
+  if (lanes.empty() || lanes.front().dim != fast ||
+      lanes.front().stride != 1 || lanes.front().size % 4 != 0)
+    return failure();
+  SmallVector<LaneFactor> factors = {{HwDim::Lane, 4, slow, 1}};
+  if (lanes.front().size > 4)
+    factors.push_back({HwDim::Lane, lanes.front().size / 4, fast, 4});
+  factors.append(lanes.begin() + 1, lanes.end());
+  SmallVector<LaneFactor> warps = map.factorsOf(HwDim::Warp);
+  factors.append(warps.begin(), warps.end());
+  return LaneMap(map.getShape(), factors);
+}
+
+/// Whether transposing reads may read tiles of a buffer of `type` laid out
+/// as `map`: 16-bit elements, rows of whole 8-byte runs that the swizzle
+/// moves whole, waves that step whole runs, and every lane of the wave at
+/// the read (no branch on the lane around it).
+static bool canLoadTransposed(Operation *op, const LaneMap &map,
+                              MemDescType type) {
+  SharedAttr layout = type.getLayout();
+  if (type.getRank() != 2 || memoryBytes(type.getElementType()) != 2 ||
+      map.numLanes() != 64 || map.numRegisters() % 4 != 0)
+    return false;
+  unsigned fast = layout.getOrder()[0];
+  if (type.getShape()[fast] % 4 != 0 ||
+      (layout.getMaxPhase() > 1 && layout.getVec() % 4 != 0))
+    return false;
+  for (const LaneFactor &f : map.factorsOf(HwDim::Warp))
+    if (f.dim == static_cast<int64_t>(fast) && f.stride % 4 != 0)
+      return false;
+  return !op->getParentOfType<scf::IfOp>();
+}
+
+/// Fills the registers of `elements` (of `map`, a tile of a window at
+/// `offsets` of a buffer of `type` at LDS offset `base`) that transposing
+/// reads deliver, four per read.
+static void loadTransposed(OpBuilder &b, Location loc,
+                           const LoweringState &state, const KernelIds &ids,
+                           const LaneMap &map, MemDescType type,
+                           ArrayRef<int64_t> offsets, Value base, Type element,
+                           SmallVectorImpl<Value> &elements) {
+  FailureOr<LaneMap> rows = transposedRowLanes(map, type);
+  if (failed(rows))
+    return;
+  std::optional<SwizzledOffsets> addresses;
+  Type quadType = VectorType::get({4}, memoryType(element));
+  for (int64_t q = 0; q < map.numRegisters() / 4; ++q) {
+    if (!isTransposedQuad(map, q, type, offsets))
+      continue;
+    if (!addresses)
+      addresses.emplace(b, loc, type, laneWarpCoords(b, loc, *rows, ids));
+    Value address = ldsAddress(
+        b, loc, ids,
+        arith::AddIOp::create(
+            b, loc, base,
+            toI32(b, loc,
+                  addresses->at(registerCoords(map, 4 * q, offsets)))));
+    Value quad = LLVM::BitcastOp::create(
+        b, loc, quadType, state.target.loadTransposed(b, loc, address));
+    for (int64_t i = 0; i < 4; ++i)
+      elements[4 * q + i] =
+          fromMemory(b, loc, getRegister(b, loc, quad, i), element);
   }
 }
 
@@ -451,6 +586,10 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     if (state.target.hasMatrixLoads() && canLoadMatrices(op, map, bufferType))
       loadMatrices(rewriter, loc, state, ids, map, bufferType, offsets, base,
                    element, elements);
+    else if (state.target.hasTransposedLoads() &&
+             canLoadTransposed(op, map, bufferType))
+      loadTransposed(rewriter, loc, state, ids, map, bufferType, offsets, base,
+                     element, elements);
     forEachSharedRun(
         rewriter, loc, map, bufferType, offsets, ids,
         /*firstCopiesOnly=*/false, [&](int64_t reg, int64_t count, Value at) {

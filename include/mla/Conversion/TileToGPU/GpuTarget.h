@@ -113,6 +113,15 @@ public:
   loadMatrices(mlir::OpBuilder &b, mlir::Location loc, mlir::Value rowAddress,
                unsigned count, bool transposed) const;
 
+  /// Whether loadTransposed can read 4x4 blocks of 16-bit elements.
+  virtual bool hasTransposedLoads() const { return false; }
+  /// Reads 8 bytes (four 16-bit elements) at `address` (`!llvm.ptr<3>`,
+  /// 8-byte aligned) in every lane of the wave, then exchanges them within
+  /// each aligned group of 4 lanes: lane 4g + k receives element k of lanes
+  /// 4g .. 4g + 3, in that order. Returns the lane's vector<4xi16>.
+  virtual mlir::Value loadTransposed(mlir::OpBuilder &b, mlir::Location loc,
+                                     mlir::Value address) const;
+
   /// Waits until every thread of the program reached this point and its LDS
   /// writes are visible.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const;

@@ -2,6 +2,8 @@
 // RUN:   --convert-tile-to-gpu=chip=sm_90 | FileCheck %s
 // RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx950 --tilegpu-stage-operands \
 // RUN:   --convert-tile-to-gpu=chip=gfx950 | FileCheck %s --check-prefix=GFX950
+// RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx942 --tilegpu-stage-operands \
+// RUN:   --convert-tile-to-gpu=chip=gfx942 | FileCheck %s --check-prefix=GFX942
 
 // One load of a [keys, columns] tile serves as K (its transpose, the B
 // operand of Q K^T) and V (the B operand of P V), both read from shared
@@ -15,10 +17,20 @@
 // CHECK-NOT: llvm.load {{.*}} : !llvm.ptr<3> -> bf16
 // CHECK-NOT: llvm.load {{.*}} : !llvm.ptr<3> -> i16
 // CHECK: gpu.return
-// AMD chips have no such loads: the operands are read run by run.
+// On gfx950 a lane's K operand is 8 columns of one key, 16 bytes in a row;
+// its V operand is 8 keys of one column, two runs of 4 that
+// ds_read_b64_tr_b16 gathers from the 4 lanes of its group (each reads 4
+// columns of one key). Again no element is read on its own.
 // GFX950-LABEL: gpu.func @attend
 // GFX950-NOT: nvvm.ldmatrix
-// GFX950: llvm.load {{.*}} : !llvm.ptr<3> -> bf16
+// GFX950-COUNT-3: llvm.load {{.*}} : !llvm.ptr<3> -> vector<8xbf16>
+// GFX950-COUNT-2: rocdl.ds.read.tr16.b64 %{{.*}} : <3> -> vector<4xi16>
+// GFX950-NOT: llvm.load {{.*}} : !llvm.ptr<3> -> bf16
+// GFX950: gpu.return
+// gfx942 has neither: V is read element by element.
+// GFX942-LABEL: gpu.func @attend
+// GFX942-NOT: rocdl.ds.read.tr16.b64
+// GFX942: llvm.load {{.*}} : !llvm.ptr<3> -> bf16
 tile.kernel @attend(%q: !tile.ptr<bf16>, %k: !tile.ptr<bf16>, %o: !tile.ptr<f32>) {
   %c0 = arith.constant 0 : index
   %qv = tile.view %q sizes [16, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<16x64xbf16>
