@@ -3,7 +3,8 @@
 // gfx950 and gfx942: wave64, MFMA through amdgpu.mfma, global memory through
 // buffer instructions whose descriptor bounds each view, uniform values in
 // scalar registers (readfirstlane), fp8 and fp4 decoded by the chips'
-// conversion instructions, gfx950's transposing LDS reads.
+// conversion instructions, gfx950's transposing LDS reads, reductions
+// within 16-lane rows through DPP.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace mla;
@@ -56,6 +58,31 @@ public:
           b, loc, size,
           arith::ConstantIntOp::create(b, loc, threadsPerProgram, 32));
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), size);
+  }
+
+  /// Within a row of 16 lanes, DPP moves a value as a modifier of the
+  /// instruction that uses it: quad_perm swaps neighbours (xor 1) and pairs
+  /// (xor 2) exactly; row_half_mirror (lane i takes 7 - i) and row_mirror
+  /// (15 - i) reach a lane of the xor-4 and xor-8 partner's group, which
+  /// is as good once the lanes below are equal. Other steps go through
+  /// ds_bpermute.
+  Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned mask,
+                   unsigned uniformBelow) const override {
+    std::optional<int32_t> control;
+    if (mask == 1)
+      control = 0xB1; // quad_perm:[1,0,3,2]
+    else if (mask == 2)
+      control = 0x4E; // quad_perm:[2,3,0,1]
+    else if (mask == 4 && uniformBelow >= 4)
+      control = 0x141; // row_half_mirror
+    else if (mask == 8 && uniformBelow >= 8)
+      control = 0x140; // row_mirror
+    if (!control)
+      return GpuTarget::shuffleXor(b, loc, value, mask, uniformBelow);
+    Value old = LLVM::PoisonOp::create(b, loc, value.getType());
+    return ROCDL::DPPUpdateOp::create(b, loc, value.getType(), old, value,
+                                      *control, /*rowMask=*/0xF,
+                                      /*bankMask=*/0xF, /*boundCtrl=*/true);
   }
 
   bool hasMma(MmaAttr mma, Type element) const override {

@@ -10,7 +10,7 @@ using namespace mlir;
 using namespace mla;
 
 Value GpuTarget::shuffleXor(OpBuilder &b, Location loc, Value value,
-                            unsigned mask) const {
+                            unsigned mask, unsigned) const {
   Value offset = arith::ConstantIntOp::create(b, loc, mask, 32);
   Value width = arith::ConstantIntOp::create(b, loc, info.waveSize, 32);
   return mlir::gpu::ShuffleOp::create(b, loc, value, offset, width,

@@ -80,7 +80,8 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
     for (int64_t r = 0; r < out.numRegisters(); ++r)
       values.push_back(partial.at(out.partialCoords(HwDim::Register, r)));
 
-    // Lanes of one warp.
+    // Lanes of one warp. When the reduced factor holds the lowest lane
+    // bits, each step leaves the lanes that differ only below it equal.
     int64_t prefix = 1;
     for (const LaneFactor &f : in.factorsOf(HwDim::Lane)) {
       if (f.dim == dim)
@@ -88,7 +89,8 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
           for (Value &v : values)
             v = combine(rewriter, loc, op.getKind(), v,
                         state.target.shuffleXor(rewriter, loc, v,
-                                                prefix * step));
+                                                prefix * step,
+                                                prefix == 1 ? step : 1));
       prefix *= f.size;
     }
 

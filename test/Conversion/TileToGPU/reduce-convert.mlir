@@ -1,15 +1,18 @@
 // RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx950 -split-input-file | FileCheck %s
 
 // A row reduction whose columns are spread over 64 lanes: a butterfly of six
-// xor shuffles, no LDS.
+// xor exchanges, no LDS. Within each row of 16 lanes they are DPP moves:
+// quad_perm:[1,0,3,2] and [2,3,0,1] for xor 1 and 2, then, the lanes of
+// each quad (of each 8) already equal, row_half_mirror and row_mirror for
+// xor 4 and 8; across rows, shuffles (ds_bpermute).
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]>
 // CHECK-LABEL: gpu.func @lanes
 // CHECK-NOT: llvm.mlir.addressof
 // CHECK: arith.maximumf
-// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32
-// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32
-// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32
-// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32
+// CHECK: rocdl.update.dpp %{{.*}}, %{{.*}} with 177, 15, 15, true : f32
+// CHECK: rocdl.update.dpp %{{.*}}, %{{.*}} with 78, 15, 15, true : f32
+// CHECK: rocdl.update.dpp %{{.*}}, %{{.*}} with 321, 15, 15, true : f32
+// CHECK: rocdl.update.dpp %{{.*}}, %{{.*}} with 320, 15, 15, true : f32
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32
 // CHECK: gpu.shuffle xor %{{.*}}, %c32_i32
 // CHECK-NOT: rocdl.s.barrier
@@ -21,6 +24,30 @@ tile.kernel @lanes(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} 
   %m = tile.reduce max %t dim 1 : tensor<4x256xf32, #blocked> -> tensor<4xf32, #tilegpu.slice<dim = 1, parent = #blocked>>
   %b = tile.broadcast %m dims [1] : tensor<4xf32, #tilegpu.slice<dim = 1, parent = #blocked>> -> tensor<4x256xf32, #blocked>
   tile.store %b, %v[%c0, %c0] : tensor<4x256xf32, #blocked>, !tile.view<4x256xf32>
+  tile.return
+}
+
+// -----
+
+// The reduced dimension above the lowest two lane bits: lanes 4 and 8
+// apart hold different columns' values, so the mirrors would pair the
+// wrong lanes; those steps are exact xor shuffles.
+#blocked = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [16, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+// CHECK-LABEL: gpu.func @upper_lanes
+// CHECK-NOT: rocdl.update.dpp
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c32_i32
+// CHECK-NOT: rocdl.update.dpp
+// CHECK: gpu.return
+tile.kernel @upper_lanes(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %v = tile.view %x sizes [16, 16] strides [16, 1] : !tile.ptr<f32> -> !tile.view<16x16xf32>
+  %t = tile.load %v[%c0, %c0] : !tile.view<16x16xf32> -> tensor<16x16xf32, #blocked>
+  %m = tile.reduce sum %t dim 0 : tensor<16x16xf32, #blocked> -> tensor<16xf32, #tilegpu.slice<dim = 0, parent = #blocked>>
+  %b = tile.broadcast %m dims [0] : tensor<16xf32, #tilegpu.slice<dim = 0, parent = #blocked>> -> tensor<16x16xf32, #blocked>
+  tile.store %b, %v[%c0, %c0] : tensor<16x16xf32, #blocked>, !tile.view<16x16xf32>
   tile.return
 }
 

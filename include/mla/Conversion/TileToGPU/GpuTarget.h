@@ -37,9 +37,13 @@ public:
                                   int64_t threadsPerProgram) const = 0;
 
   /// `value` (a 32-bit scalar) of the lane whose id is this lane's xor
-  /// `mask`.
+  /// `mask` (a power of two). `uniformBelow` (a power of two) says that
+  /// lanes whose ids differ only below it hold the same value, as in the
+  /// later steps of a butterfly reduction: then any lane of the partner's
+  /// group will do, which some chips reach more cheaply.
   virtual mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
-                                 mlir::Value value, unsigned mask) const;
+                                 mlir::Value value, unsigned mask,
+                                 unsigned uniformBelow = 1) const;
 
   /// Whether the chip has the instructions of `mma` for operands of
   /// `element`.
