@@ -29,7 +29,7 @@
 // loads are in flight while the current one is computed on. gfx950 runs 8
 // waves, so that a wave's share of the 64-row accumulator and of Q leaves
 // the partial kernel within 256 registers (two waves per SIMD), and copies
-// each tile straight into one of two LDS buffers (16 bytes per lane); MXFP4
+// each tile straight into one of two LDS buffers (16 bytes per lane); fp8
 // takes 32-key tiles there. gfx942's copies into LDS move 4 bytes per lane,
 // so its tiles are loaded 16 bytes at a time into registers an iteration
 // ahead, and the registers that costs fit 4 waves of up to 512 (one per
@@ -37,9 +37,8 @@
 // blocks of 16, 32 and 64 rows (4, 8 and 8 warps; Q staged in shared
 // memory), as many as the head count can fill, and the runtime runs the
 // smallest that holds a batch's q_len * H rows, so that each KV tile is
-// read once for all of them: 64-key bf16 tiles in 16-row blocks, 32-key
-// tiles otherwise, fp8 and MXFP4 double-buffered (cp.async), the fastest
-// measured (bench/README.md).
+// read once for all of them: 32-key tiles double-buffered (cp.async) in
+// every format, the fastest measured (bench/README.md).
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s --check-prefix=ROUNDTRIP \
 // RUN:   --implicit-check-not=tensor.extract_slice
@@ -78,18 +77,18 @@
 // Compiled for a GPU, the instances are that chip's.
 // RUN: mla-opt %s --tile-specialize=target=gfx950 | FileCheck %s --check-prefix=GFX950
 // GFX950-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_waves8_stages2(
+// GFX950: tile.kernel @mla_partial_mxfp4_h128_waves8_stages2(
 // GFX950: tile.kernel @mla_partial_fp8_h16_block_n32_waves8_stages2(
-// GFX950: tile.kernel @mla_partial_mxfp4_h128_block_n32_waves8_stages2(
 // RUN: mla-opt %s --tile-specialize=target=gfx942 | FileCheck %s --check-prefix=GFX942
 // GFX942-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_block_n32_stages2(
 // GFX942: tile.kernel @mla_partial_fp8_h16_block_n32_stages2(
 // GFX942: tile.kernel @mla_partial_mxfp4_h128_block_n32_stages2(
 // RUN: mla-opt %s --tile-specialize=target=sm_90 | FileCheck %s --check-prefix=SM90
-// SM90: tile.kernel @mla_partial_bf16_h16_block_m16(
+// SM90: tile.kernel @mla_partial_bf16_h16_block_m16_block_n32_stages2(
 // SM90: tile.kernel @mla_partial_fp8_h16_block_m16_block_n32_stages2(
-// SM90: tile.kernel @mla_partial_bf16_h32_block_m32_block_n32_waves8(
+// SM90: tile.kernel @mla_partial_bf16_h32_block_m32_block_n32_waves8_stages2(
 // SM90: tile.kernel @mla_partial_mxfp4_h32_block_m32_block_n32_waves8_stages2(
-// SM90: tile.kernel @mla_partial_bf16_h128_block_n32_waves8(
+// SM90: tile.kernel @mla_partial_bf16_h128_block_n32_waves8_stages2(
 // SM90: tile.kernel @mla_partial_mxfp4_h128_block_n32_waves8_stages2(
 // SM90-NOT: tile.kernel @mla_partial_{{.*}}_h32_block_m16
 //
@@ -157,23 +156,18 @@ tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
     attributes {tile.instances = {KV = ["bf16", "fp8", "mxfp4"],
                                   H = [16, 32, 48, 64, 80, 96, 112, 128]},
                 tile.target_instances = {
-                  gfx950 = [{KV = ["bf16"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                  gfx950 = [{KV = ["bf16", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
                              WAVES = [8], STAGES = [2]},
-                            {KV = ["fp8", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                            {KV = ["fp8"], H = [16, 32, 48, 64, 80, 96, 112, 128],
                              BLOCK_N = [32], WAVES = [8], STAGES = [2]}],
                   gfx942 = [{KV = ["bf16", "fp8", "mxfp4"],
                              H = [16, 32, 48, 64, 80, 96, 112, 128],
                              BLOCK_N = [32], WAVES = [4], STAGES = [2]}],
-                  sm_90 = [{KV = ["bf16"], H = [16], BLOCK_M = [16]},
-                           {KV = ["fp8", "mxfp4"], H = [16], BLOCK_M = [16],
+                  sm_90 = [{KV = ["bf16", "fp8", "mxfp4"], H = [16], BLOCK_M = [16],
                             BLOCK_N = [32], STAGES = [2]},
-                           {KV = ["bf16"], H = [16, 32], BLOCK_M = [32], BLOCK_N = [32],
-                            WAVES = [8]},
-                           {KV = ["fp8", "mxfp4"], H = [16, 32], BLOCK_M = [32],
+                           {KV = ["bf16", "fp8", "mxfp4"], H = [16, 32], BLOCK_M = [32],
                             BLOCK_N = [32], WAVES = [8], STAGES = [2]},
-                           {KV = ["bf16"], H = [16, 32, 48, 64, 80, 96, 112, 128],
-                            BLOCK_M = [64], BLOCK_N = [32], WAVES = [8]},
-                           {KV = ["fp8", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
+                           {KV = ["bf16", "fp8", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
                             BLOCK_M = [64], BLOCK_N = [32], WAVES = [8], STAGES = [2]}]},
                 tile.launch = {role = "mla.partial", kv_dtype = #tile.param<"KV">,
                                heads = #tile.param<"H">, kv_tile = #tile.param<"BLOCK_N">,

@@ -4,9 +4,9 @@
     utils/loop_mix.py OUT.hsaco [--mcpu gfx950] [--objdump PATH]
 
 Disassembles the code object with llvm-objdump and, per kernel, counts the
-instructions of its inner loop (the longest range from a backward branch's
-target to the branch that holds no other such range: the KV loop of the
-partial kernels) by family: matrix-core, narrow-format
+instructions of its inner loop (the largest natural loop that holds no
+other loop, its out-of-line blocks included: the KV loop of the partial
+kernels) by family: matrix-core, narrow-format
 conversions, exp, LDS reads by width, LDS writes, other LDS, global memory,
 barriers, waits, other vector and scalar instructions; then the widths of
 its LDS reads and of its global loads (`.lds`: a load straight into LDS).
@@ -76,18 +76,87 @@ def kernels(text):
     return result
 
 
+UNCONDITIONAL = re.compile(r"s_branch$|s_endpgm|s_setpc_b64$")
+
+
+def control_flow(code):
+    """The basic blocks of `code` as (first, end) index ranges, and each
+    block's successors."""
+    index = {at: i for i, (at, _, _) in enumerate(code)}
+    starts = {0} | {index[t] for _, _, t in code if t in index}
+    starts |= {i + 1 for i, (_, _, t) in enumerate(code) if t is not None}
+    starts = sorted(s for s in starts if s < len(code))
+    blocks = list(zip(starts, starts[1:] + [len(code)]))
+    block_of = {first: b for b, (first, _) in enumerate(blocks)}
+    succs = []
+    for b, (_, end) in enumerate(blocks):
+        _, op, target = code[end - 1]
+        out = set()
+        if target in index:
+            out.add(block_of[index[target]])
+        if not UNCONDITIONAL.match(op) and b + 1 < len(blocks):
+            out.add(b + 1)
+        succs.append(out)
+    return blocks, succs
+
+
+def dominators(succs):
+    """({block: the blocks that dominate it}, {block: its predecessors}) for
+    the blocks reachable from block 0."""
+    order, seen, stack = [], {0}, [(0, iter(sorted(succs[0])))]
+    while stack:  # depth-first, for a reverse postorder
+        block, pending = stack[-1]
+        nxt = next((s for s in pending if s not in seen), None)
+        if nxt is None:
+            order.append(block)
+            stack.pop()
+        else:
+            seen.add(nxt)
+            stack.append((nxt, iter(sorted(succs[nxt]))))
+    order.reverse()
+    preds = collections.defaultdict(set)
+    for b in order:
+        for s in succs[b]:
+            preds[s].add(b)
+    dom = {b: set(order) for b in order}
+    dom[0] = {0}
+    changed = True
+    while changed:
+        changed = False
+        for b in order[1:]:
+            new = set.intersection(*(dom[p] for p in preds[b] if p in dom)) | {b}
+            if new != dom[b]:
+                dom[b], changed = new, True
+    return dom, preds
+
+
 def inner_loops(code):
-    """[(start offset, mnemonics)] of each loop that holds no other loop. A
-    loop runs from a backward branch's target to the last branch back to
-    it: a rotated loop can have several, one per path back."""
-    ends = {}
-    for at, _, target in code:
-        if target is not None and target <= at:
-            ends[target] = max(ends.get(target, at), at)
-    loops = sorted(ends.items())
-    inner = [(a, b) for a, b in loops
-             if not any((a, b) != (c, d) and a <= c and d <= b for c, d in loops)]
-    return [(a, [op for at, op, _ in code if a <= at <= b]) for a, b in inner]
+    """[(header offset, mnemonics)] of each natural loop that holds no other
+    loop: every instruction that can reach a branch back to the loop's
+    header without passing through it, blocks placed out of line (a branch
+    away and back) included, each counted once per iteration whichever
+    path runs it."""
+    if not code:
+        return []
+    blocks, succs = control_flow(code)
+    dom, preds = dominators(succs)
+    loops = {}
+    for latch in dom:
+        for header in succs[latch]:
+            if header not in dom[latch]:
+                continue
+            body = loops.setdefault(header, {header})
+            work = [latch]
+            while work:
+                block = work.pop()
+                if block not in body:
+                    body.add(block)
+                    work.extend(preds[block])
+    inner = [h for h, body in loops.items()
+             if not any(other != h and other in body for other in loops)]
+    return [(code[blocks[h][0]][0],
+             [code[i][1] for b in sorted(loops[h]) for i in range(*blocks[b])])
+            for h in inner]
 
 
 def family(op):

@@ -4,7 +4,7 @@
 // buffer instructions whose descriptor bounds each view, uniform values in
 // scalar registers (readfirstlane), fp8 and fp4 decoded by the chips'
 // conversion instructions, gfx950's transposing LDS reads, reductions
-// within 16-lane rows through DPP.
+// within 16-lane rows through DPP, exp2 on v_exp_f32 alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -160,6 +160,10 @@ public:
     acquire->setDiscardableAttr(LLVM::LLVMDialect::getMmraAttrName(), ldsOnly);
   }
 
+  bool isBarrier(Operation *op) const override {
+    return isa<ROCDL::SBarrierOp>(op);
+  }
+
   /// buffer_load_{ubyte,ushort,dword,dwordx4} with `lds`: the wave's LDS
   /// address goes through M0.
   void copyToLds(OpBuilder &b, Location loc, Value resource, Value byteOffset,
@@ -214,6 +218,33 @@ public:
         arith::AndIOp::create(b, loc, byte, i32(0x7F)), i32(0x7F));
     return arith::SelectOp::create(
         b, loc, nan, f32(std::numeric_limits<double>::quiet_NaN()), value);
+  }
+
+  /// One v_exp_f32 (llvm.amdgcn.exp2): llvm.exp2 adds a range reduction
+  /// (a compare, two selects and a v_ldexp) for results below 2^-126, which
+  /// the instruction flushes to zero; a softmax's weights lose nothing.
+  Value exp2(OpBuilder &b, Location loc, Value x) const override {
+    return perElement(b, loc, x, [&](Value element) -> Value {
+      return ROCDL::ROCDLExp2::create(b, loc, element.getType(), element);
+    });
+  }
+
+  /// gfx950: v_cvt_scalef32_pk_bf16_{fp8,bf8} with the scale 1.0 (OCP
+  /// formats, as the problem's bytes are).
+  Value decodeFp8PairToBF16(OpBuilder &b, Location loc, Value word,
+                            unsigned half, FloatType format) const override {
+    if (info.family != ChipFamily::CDNA4)
+      return {};
+    auto pairType = VectorType::get({2}, b.getBF16Type());
+    Value one = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0));
+    bool high = half != 0;
+    if (isa<Float8E4M3FNType>(format))
+      return ROCDL::CvtScaleF32PkBf16Fp8Op::create(b, loc, pairType, word, one,
+                                                   high);
+    if (isa<Float8E5M2Type>(format))
+      return ROCDL::CvtScaleF32PkBf16Bf8Op::create(b, loc, pairType, word, one,
+                                                   high);
+    return {};
   }
 
   /// gfx950's ds_read_b64_tr_b16 (shared/AMD.md, transposing LDS reads).

@@ -1,8 +1,9 @@
 //===- Dequant.cpp - fp8 and MX dequantization in registers ---------------===//
 //
-// Each element is decoded by the target (GpuTarget::decodeNarrowFloat and
-// decodeScaledFp4Pair): with the chip's conversion instructions where it
-// has them, with exact integer arithmetic otherwise. The problem's fp8 is
+// Each element is decoded by the target (GpuTarget::decodeFp8,
+// decodeFp8PairToBF16 and decodeScaledFp4Pair): with the chip's conversion
+// instructions where it has them, two bytes at a time where one converts a
+// pair, with exact integer arithmetic otherwise. The problem's fp8 is
 // OCP e4m3 on every chip, gfx942 (whose instructions read FNUZ) included.
 //
 //===----------------------------------------------------------------------===//
@@ -43,6 +44,9 @@ public:
           b, loc, VectorType::get({n / 4}, b.getI32Type()), regs);
   }
 
+  /// Whether registers 4k .. 4k + 3 are the bytes of word k.
+  bool inWords() const { return bool(words); }
+
   /// The word holding register `r`, and its byte there.
   std::pair<Value, unsigned> byteOf(OpBuilder &b, Location loc,
                                     int64_t r) const {
@@ -79,8 +83,18 @@ struct DequantFp8Lowering : OpConversionPattern<tile::DequantFp8Op> {
     // Unscaled, every fp8 value is a bf16 value: no rounding to do.
     Type element = type.getElementType();
     bool unscaled = matchPattern(adaptor.getScale(), m_OneFloat());
+    bool bf16Pairs = unscaled && element.isBF16() && input.inWords();
     for (int64_t r = 0; r < vecType.getNumElements(); ++r) {
       auto [word, byte] = input.byteOf(rewriter, loc, r);
+      if (bf16Pairs && byte % 2 == 0) {
+        if (Value pair = state.target.decodeFp8PairToBF16(rewriter, loc, word,
+                                                          byte / 2, format)) {
+          for (int64_t i = 0; i < 2; ++i)
+            elements.push_back(vector::ExtractOp::create(rewriter, loc, pair, i));
+          ++r;
+          continue;
+        }
+      }
       Value value = state.target.decodeFp8(rewriter, loc, word, byte, format);
       if (unscaled && element.isBF16()) {
         elements.push_back(exactF32ToBF16(rewriter, loc, value));

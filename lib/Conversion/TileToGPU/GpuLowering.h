@@ -183,6 +183,12 @@ int64_t ldsBufferStride(tilegpu::MemDescType buffers, unsigned waveSize);
 int64_t assignLdsOffsets(mlir::Operation *kernel, int64_t scratchBytes,
                          unsigned waveSize);
 
+/// Erases each barrier of `func` that follows another in its block with no
+/// memory access between them (fences aside): the second orders nothing
+/// the first did not. Lowerings that each fence their own LDS use meet
+/// back to back (a reduction's exchange, then a buffer's first write).
+void dropRepeatedBarriers(mlir::Operation *func, const GpuTarget &target);
+
 /// Marks the LDS accesses of `func` as apart from its copies into LDS
 /// (alias scopes), when it has any: every LDS buffer a copy fills is read
 /// only after the copy is waited for, and the marks keep the backend from

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mla;
@@ -20,6 +21,10 @@ Value GpuTarget::shuffleXor(OpBuilder &b, Location loc, Value value,
 
 void GpuTarget::barrier(OpBuilder &b, Location loc) const {
   mlir::gpu::BarrierOp::create(b, loc);
+}
+
+bool GpuTarget::isBarrier(Operation *op) const {
+  return isa<mlir::gpu::BarrierOp>(op);
 }
 
 void GpuTarget::copyToLds(OpBuilder &, Location, Value, Value, Value, Value,
@@ -43,6 +48,17 @@ Value GpuTarget::loadTransposed(OpBuilder &, Location, Value) const {
 Value GpuTarget::isAlignedForVector(OpBuilder &b, Location loc, Value resource,
                                     Value byteOffset, int64_t bytes) const {
   return {};
+}
+
+Value GpuTarget::perElement(OpBuilder &b, Location loc, Value x,
+                            function_ref<Value(Value)> fn) {
+  auto vec = dyn_cast<VectorType>(x.getType());
+  if (!vec)
+    return fn(x);
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < vec.getNumElements(); ++i)
+    elements.push_back(fn(vector::ExtractOp::create(b, loc, x, i)));
+  return vector::FromElementsOp::create(b, loc, vec, elements);
 }
 
 Value GpuTarget::exp2(OpBuilder &b, Location loc, Value x) const {

@@ -246,19 +246,6 @@ private:
         .getResult(0);
   }
 
-  /// `fn` of `x`, element by element when `x` is a vector (the NVVM
-  /// intrinsics take scalars).
-  static Value perElement(OpBuilder &b, Location loc, Value x,
-                          function_ref<Value(Value)> fn) {
-    auto vec = dyn_cast<VectorType>(x.getType());
-    if (!vec)
-      return fn(x);
-    SmallVector<Value> elements;
-    for (int64_t i = 0; i < vec.getNumElements(); ++i)
-      elements.push_back(fn(vector::ExtractOp::create(b, loc, x, i)));
-    return vector::FromElementsOp::create(b, loc, vec, elements);
-  }
-
   /// Pairs of 16-bit elements as the 32-bit registers mma.sync takes: i32
   /// for bf16, vector<2xf16> for f16 (what nvvm.mma.sync expects of each).
   static SmallVector<Value> packPairs(OpBuilder &b, Location loc,

@@ -20,6 +20,7 @@
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <map>
 
@@ -487,6 +488,29 @@ static void storeTile(OpBuilder &b, Location loc, const KernelIds &ids,
       });
 }
 
+/// The byte `type` at LDS byte `offset` (i32), read as the aligned 32-bit
+/// word that holds it and shifted down: LDS buffers start 16-byte aligned
+/// and are padded to 16 bytes, so the word is the buffer's, and a word
+/// costs one read as a byte does, so no LDS read is narrower than a 16-bit
+/// element (MXFP4's E8M0 scales, a byte per lane, are read this way).
+static Value loadWithinWord(OpBuilder &b, Location loc, const KernelIds &ids,
+                            Value offset, Type type, int64_t bytes) {
+  Type i32 = b.getI32Type();
+  Value within =
+      arith::AndIOp::create(b, loc, offset, i32Const(b, loc, 3));
+  Value word = LLVM::LoadOp::create(
+      b, loc, i32,
+      ldsAddress(b, loc, ids, arith::SubIOp::create(b, loc, offset, within)),
+      4);
+  Value shifted = arith::ShRUIOp::create(
+      b, loc, word, arith::ShLIOp::create(b, loc, within, i32Const(b, loc, 3)));
+  Value bits =
+      arith::TruncIOp::create(b, loc, b.getIntegerType(8 * bytes), shifted);
+  if (bits.getType() == type)
+    return bits;
+  return LLVM::BitcastOp::create(b, loc, type, bits);
+}
+
 namespace {
 struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
   LocalAllocLowering(GpuTypeConverter &converter, MLIRContext *ctx,
@@ -593,14 +617,18 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
     forEachSharedRun(
         rewriter, loc, map, bufferType, offsets, ids,
         /*firstCopiesOnly=*/false, [&](int64_t reg, int64_t count, Value at) {
-          Value address = ldsAddress(
-              rewriter, loc, ids,
-              arith::AddIOp::create(rewriter, loc, base,
-                                    toI32(rewriter, loc, at)));
+          Value offset = arith::AddIOp::create(rewriter, loc, base,
+                                               toI32(rewriter, loc, at));
           Type accessType =
               count == 1 ? stored : VectorType::get({count}, stored);
-          Value value = LLVM::LoadOp::create(rewriter, loc, accessType,
-                                             address, bytes * count);
+          Value value =
+              bytes * count == 1
+                  ? loadWithinWord(rewriter, loc, ids, offset, accessType,
+                                   bytes * count)
+                  : LLVM::LoadOp::create(rewriter, loc, accessType,
+                                         ldsAddress(rewriter, loc, ids, offset),
+                                         bytes * count)
+                        .getResult();
           for (int64_t i = 0; i < count; ++i)
             if (!elements[reg + i])
               elements[reg + i] = fromMemory(
@@ -620,6 +648,24 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
   LoweringState &state;
 };
 } // namespace
+
+void mla::gpu::dropRepeatedBarriers(Operation *func, const GpuTarget &target) {
+  SmallVector<Operation *> repeated;
+  func->walk([&](Block *block) {
+    bool afterBarrier = false;
+    for (Operation &op : *block) {
+      if (target.isBarrier(&op)) {
+        if (afterBarrier)
+          repeated.push_back(&op);
+        afterBarrier = true;
+      } else if (!isa<LLVM::FenceOp>(op) && !isMemoryEffectFree(&op)) {
+        afterBarrier = false;
+      }
+    }
+  });
+  for (Operation *op : repeated)
+    op->erase();
+}
 
 void mla::gpu::populateSharedPatterns(GpuTypeConverter &converter,
                                       RewritePatternSet &patterns,

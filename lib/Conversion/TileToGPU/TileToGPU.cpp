@@ -169,8 +169,10 @@ struct ConvertTileToGPUPass
                                                          target);
     if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
       return signalPassFailure();
-    for (auto func : gpuModule.getOps<mlir::gpu::GPUFuncOp>())
+    for (auto func : gpuModule.getOps<mlir::gpu::GPUFuncOp>()) {
+      dropRepeatedBarriers(func, *gpuTarget);
       separateLdsCopies(func);
+    }
   }
 };
 } // namespace

@@ -10,10 +10,12 @@
 // GFX950-NOT: amdgpu.mfma
 // GFX942-COUNT-16: amdgpu.mfma 16x16x16 {{.*}} : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
 // GFX942-NOT: amdgpu.mfma
-// exp is the chip's exp2 of x * log2(e); no device-library call.
+// exp is the chip's exp2 of x * log2(e), one v_exp_f32 per element (no
+// range reduction for results below 2^-126); no device-library call.
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
-// CHECK: llvm.intr.exp2(%{{.*}}) : (vector<16xf32>) -> vector<16xf32>
+// CHECK-COUNT-16: rocdl.exp2 %{{.*}} f32 -> f32
 // CHECK-NOT: math.exp
+// CHECK-NOT: llvm.intr.exp2
 // MISMATCH: error: 'tile.dot' op gfx942 has no mfma instruction of 16x16x32
 tile.kernel @product(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>) {
   %c0 = arith.constant 0 : index

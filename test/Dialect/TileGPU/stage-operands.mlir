@@ -6,6 +6,10 @@
 // RUN:   -tile-specialize='instances=mla_partial:KV=mxfp4:H=16:BLOCK_M=16:BLOCK_N=32' \
 // RUN:   -tile-to-primitives --tilegpu-assign-layouts=chip=sm_90 --tilegpu-stage-operands \
 // RUN:   -canonicalize | FileCheck %s --check-prefix=MX
+// RUN: mla-opt %examples/mla_decode.mlir \
+// RUN:   -tile-specialize='instances=mla_partial:KV=fp8:H=16:BLOCK_M=64:BLOCK_N=32:WAVES=8' \
+// RUN:   -tile-to-primitives --tilegpu-assign-layouts=chip=sm_90 --tilegpu-stage-operands \
+// RUN:   -canonicalize | FileCheck %s --check-prefix=WIDE
 
 // A KV tile of fp8 bytes is decoded once per tile by all of the program's
 // lanes, not by each warp for each operand it reads: the bytes are staged
@@ -27,17 +31,32 @@
 // FP8-NOT: tile.dequant_fp8
 // FP8: scf.yield
 
+// With more lanes the parts widen, as far as one 16-byte run per lane
+// goes: 256 threads take 32x128 parts, and 576 columns end in a 32x64 one
+// rather than every part being 64 wide with half the lanes decoding copies.
+// WIDE-LABEL: tile.kernel @mla_partial_fp8_h16_block_n32_waves8(
+// WIDE: tilegpu.barrier
+// WIDE-COUNT-4: tilegpu.local_store %{{.*}}, %{{.*}} : tensor<32x128xbf16, #{{.*}}> -> !tilegpu.memdesc<32x128xbf16
+// WIDE: tile.dequant_fp8 %{{.*}} : tensor<32x64xf8E4M3FN, #{{.*}}> -> tensor<32x64xbf16
+// WIDE-NEXT: tilegpu.memdesc_slice %{{.*}}[0, 512]
+// WIDE-NEXT: tilegpu.local_store %{{.*}}, %{{.*}} : tensor<32x64xbf16, #{{.*}}> -> !tilegpu.memdesc<32x64xbf16
+// WIDE-NEXT: tilegpu.barrier
+
 // An MX tile likewise, each part's packed bytes and its E8M0 scales read
-// back from their two buffers in the lanes that decode them.
+// back from their two buffers in the lanes that decode them: 288 bytes a
+// row in four 64-byte parts and one of 32 (whole 32-value scale blocks).
 // MX-LABEL: tile.kernel @mla_partial_mxfp4_h16_block_m16_block_n32(
 // MX: %[[BYTES:.*]] = tilegpu.local_alloc %{{.*}} : tensor<32x288xi8, #{{.*}}> -> !tilegpu.memdesc<32x288xi8
 // MX: %[[SCALES:.*]] = tilegpu.local_alloc %{{.*}} : tensor<32x18xf8E8M0FNU, #{{.*}}> -> !tilegpu.memdesc<32x18xf8E8M0FNU
 // MX: tilegpu.barrier
 // MX: %[[B0:.*]] = tilegpu.memdesc_slice %[[BYTES]][0, 0]
 // MX: %[[S0:.*]] = tilegpu.memdesc_slice %[[SCALES]][0, 0]
+// MX: tile.dequant_mx %{{.*}}, %{{.*}} : tensor<32x64xi8, #{{.*}}>, tensor<32x4xf8E8M0FNU, #{{.*}}> -> tensor<32x128xbf16, #{{.*}}>
+// MX: tilegpu.local_store
+// MX-COUNT-3: tile.dequant_mx {{.*}} -> tensor<32x128xbf16
+// MX: tilegpu.memdesc_slice %[[SCALES]][0, 16]
 // MX: tile.dequant_mx %{{.*}}, %{{.*}} : tensor<32x32xi8, #{{.*}}>, tensor<32x2xf8E8M0FNU, #{{.*}}> -> tensor<32x64xbf16, #{{.*}}>
 // MX: tilegpu.local_store
-// MX-COUNT-8: tile.dequant_mx
-// MX: tilegpu.barrier
+// MX-NEXT: tilegpu.barrier
 // MX-NOT: tile.dequant_mx
 // MX: tile.dot

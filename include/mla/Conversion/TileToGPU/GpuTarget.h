@@ -129,6 +129,9 @@ public:
   /// Waits until every thread of the program reached this point and its LDS
   /// writes are visible.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const;
+  /// Whether `op` is the barrier instruction of barrier() (whose fences,
+  /// if any, are LLVM fences).
+  virtual bool isBarrier(mlir::Operation *op) const;
 
   /// LDS a kernel may declare statically; a kernel that needs more (up to
   /// the chip's `ldsBytes`) gets it as dynamic shared memory at launch.
@@ -148,6 +151,17 @@ public:
   virtual mlir::Value decodeFp8(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Value word, unsigned byteIndex,
                                 mlir::FloatType format) const;
+  /// Both 8-bit floats `format` of bytes 2 `half` and 2 `half` + 1 of the
+  /// i32 `word`, as a vector<2xbf16> (the lower byte first), where the chip
+  /// converts such a pair in one instruction; null where it does not (then
+  /// decodeFp8 serves each byte). Every e4m3 and e5m2 value is a bf16
+  /// value, so nothing rounds.
+  virtual mlir::Value decodeFp8PairToBF16(mlir::OpBuilder &b,
+                                          mlir::Location loc, mlir::Value word,
+                                          unsigned half,
+                                          mlir::FloatType format) const {
+    return {};
+  }
   /// Both fp4 (E2M1) values of byte `byteIndex` of the i32 `word` (element
   /// 0 in the low nibble) times 2^(e - 127) for the E8M0 code `scale` (i8),
   /// as `element`.
@@ -157,6 +171,12 @@ public:
                       mlir::Type element) const;
 
 protected:
+  /// `fn` of `x`, element by element when `x` is a vector (for intrinsics
+  /// that take scalars).
+  static mlir::Value
+  perElement(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+             llvm::function_ref<mlir::Value(mlir::Value)> fn);
+
   const tilegpu::ChipInfo &info;
 };
 

@@ -121,16 +121,26 @@ Value OperandStager::bufferFor(tile::LoadOp load) {
   return buffer;
 }
 
-/// The columns of one part of a decoded [rows, width] tile: the widest
-/// power of two dividing `width` whose rows x columns of `bytes`-byte
-/// inputs the program's lanes read 16 bytes at a time at most once.
-static int64_t decodeChunkColumns(int64_t rows, int64_t width, int64_t bytes,
-                                  int64_t threads) {
-  int64_t columns = 1;
-  while (width % (columns * 2) == 0 &&
-         rows * columns * 2 * bytes <= threads * 16)
-    columns *= 2;
-  return columns;
+/// The column ranges [offset, offset + size) that a decoded [rows, width]
+/// tile of `bytes`-byte inputs is decoded in, in multiples of `unit`
+/// columns: each the widest power of two times `unit` that the columns
+/// left hold and whose bytes the program's `threads` lanes read 16 at a
+/// time at most once. A width that is no power of two (K's 576) ends in a
+/// narrower part rather than making every part narrow, which would leave
+/// most lanes decoding copies.
+static SmallVector<std::pair<int64_t, int64_t>>
+decodeParts(int64_t rows, int64_t width, int64_t bytes, int64_t threads,
+            int64_t unit) {
+  SmallVector<std::pair<int64_t, int64_t>> parts;
+  for (int64_t offset = 0; offset < width;) {
+    int64_t size = unit;
+    while (offset + size * 2 <= width &&
+           rows * size * 2 * bytes <= threads * 16)
+      size *= 2;
+    parts.push_back({offset, size});
+    offset += size;
+  }
+  return parts;
 }
 
 Value OperandStager::decodedBufferFor(Operation *dequant) {
@@ -159,10 +169,11 @@ Value OperandStager::decodedBufferFor(Operation *dequant) {
   auto mx = dyn_cast<tile::DequantMxOp>(dequant);
   // MX bytes hold two values each; parts start on whole scale blocks.
   int64_t valuesPerByte = mx ? 2 : 1;
-  int64_t columns =
-      valuesPerByte *
-      decodeChunkColumns(rows, width / valuesPerByte, 1, lanes * warps);
-  for (int64_t c0 = 0; c0 < width; c0 += columns) {
+  int64_t unit = mx ? 32 / valuesPerByte : 1;
+  for (auto [byteOffset, byteColumns] :
+       decodeParts(rows, width / valuesPerByte, 1, lanes * warps, unit)) {
+    int64_t c0 = byteOffset * valuesPerByte;
+    int64_t columns = byteColumns * valuesPerByte;
     Window part{{0, c0}, {rows, columns}};
     Value decoded;
     if (fp8) {
