@@ -160,6 +160,10 @@ public:
     acquire->setDiscardableAttr(LLVM::LLVMDialect::getMmraAttrName(), ldsOnly);
   }
 
+  /// Buffer instructions return zero past the descriptor's num_records
+  /// (the view's extent, globalResource) and drop stores there.
+  bool boundsAccesses() const override { return true; }
+
   bool isBarrier(Operation *op) const override {
     return isa<ROCDL::SBarrierOp>(op);
   }

@@ -161,6 +161,16 @@ Value mla::gpu::viewExtentBytes(OpBuilder &b, Location loc,
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), extent);
 }
 
+bool mla::gpu::rowsEndAtExtent(const GpuView &view) {
+  if (view.sizes.size() != 2)
+    return false;
+  std::optional<int64_t> rowStride = getConstantIntValue(view.strides[0]);
+  std::optional<int64_t> columns = getConstantIntValue(view.sizes[1]);
+  std::optional<int64_t> columnStride = getConstantIntValue(view.strides[1]);
+  return rowStride && columns && columnStride && *columnStride >= 0 &&
+         *rowStride >= (*columns - 1) * *columnStride + 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Index arithmetic
 //===----------------------------------------------------------------------===//

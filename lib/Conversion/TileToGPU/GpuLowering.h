@@ -68,6 +68,13 @@ struct GpuView {
 mlir::Value viewExtentBytes(mlir::OpBuilder &b, mlir::Location loc,
                             const GpuView &view, int64_t bytes);
 
+/// Whether every element of a row past the end of the rank-2 `view` lies
+/// past its extent (viewExtentBytes): static strides with rows that do not
+/// overlap (the row stride at least the span of a row). A chip that bounds
+/// its accesses by the extent (GpuTarget::boundsAccesses) then needs no
+/// check of the row.
+bool rowsEndAtExtent(const GpuView &view);
+
 /// The per-lane vector type of a tile type with a layout.
 mlir::VectorType registerType(mlir::RankedTensorType type);
 

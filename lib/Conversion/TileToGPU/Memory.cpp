@@ -43,6 +43,9 @@ struct TileAccess {
   /// view's rows are whole runs, the tile starts on a run and any mask is
   /// over the leading dimensions.
   bool uniformRuns = false;
+  /// Whether rows past the view need no check: they lie past its extent,
+  /// where the chip's accesses read zero and stores are dropped.
+  bool rowsBounded = false;
   /// Bytes of the view's extent and the target's handle on it.
   Value numBytes;
   Value resource;
@@ -124,6 +127,8 @@ static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
                          rowLength % access.run == 0 && start &&
                          *start % access.run == 0;
   }
+  access.rowsBounded =
+      state.target.boundsAccesses() && rowsEndAtExtent(access.view);
   access.numBytes = viewExtentBytes(b, loc, access.view, access.bytes);
   access.target = &state.target;
   access.resource =
@@ -155,7 +160,7 @@ runAddress(OpBuilder &b, Location loc, const TileAccess &access, int64_t reg,
   // Leading dimensions are shared by the run; the last one steps.
   Value leading;
   int64_t last = access.map.getRank() - 1;
-  for (int64_t d = 0; d < last; ++d) {
+  for (int64_t d = access.rowsBounded ? last : 0; d < last; ++d) {
     Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          pos[d], access.view.sizes[d]);
     leading = leading ? arith::AndIOp::create(b, loc, leading, inside) : inside;

@@ -2,6 +2,8 @@
 // RUN:   | FileCheck %s --check-prefixes=CHECK,GFX950
 // RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx942 -canonicalize -cse \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,GFX942
+// RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx950 -canonicalize -cse \
+// RUN:   | FileCheck %s --check-prefix=ROWS
 
 // A 32x64 bf16 tile (4 KiB) copied into buffer 1 of two: each wave copies
 // runs of 64 lanes x 16 bytes on gfx950 (4 runs, one per wave) and 64 x 4
@@ -33,6 +35,32 @@ tile.kernel @copy(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>, %n: i32)
   %v = tile.view %x sizes [%rows, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<?x64xbf16>
   %bufs = tilegpu.local_buffer : !tilegpu.memdesc<2x32x64xbf16, #shared3>
   %b = tilegpu.memdesc_index %bufs[%c1] : !tilegpu.memdesc<2x32x64xbf16, #shared3> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  tilegpu.async_copy %v[%c0, %c0], %b : !tile.view<?x64xbf16> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  tilegpu.async_wait {pending = 0}
+  %t = tilegpu.local_load %b : !tilegpu.memdesc<32x64xbf16, #shared> -> tensor<32x64xbf16, #blocked>
+  %out = tile.view %y sizes [32, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<32x64xbf16>
+  tile.store %t, %out[%c0, %c0] : tensor<32x64xbf16, #blocked>, !tile.view<32x64xbf16>
+  tile.return
+}
+
+// Rows past a view whose rows do not overlap lie past its last byte, where
+// the buffer descriptor's bound (the view's extent) reads zero: the copy
+// checks no row. Rows that overlap (a row stride below the row's span)
+// keep the check, and a lane past the view moves to the bound.
+// ROWS-LABEL: gpu.func @copy
+// ROWS-NOT: arith.cmpi ult
+// ROWS: rocdl.raw.ptr.buffer.load.lds
+// ROWS-LABEL: gpu.func @overlapping_rows
+// ROWS: arith.cmpi ult
+// ROWS: arith.select
+// ROWS: rocdl.raw.ptr.buffer.load.lds
+tile.kernel @overlapping_rows(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>, %n: i32)
+    attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %rows = arith.index_cast %n : i32 to index
+  %v = tile.view %x sizes [%rows, 64] strides [32, 1] : !tile.ptr<bf16> -> !tile.view<?x64xbf16>
+  %bufs = tilegpu.local_buffer : !tilegpu.memdesc<2x32x64xbf16, #shared3>
+  %b = tilegpu.memdesc_index %bufs[%c0] : !tilegpu.memdesc<2x32x64xbf16, #shared3> -> !tilegpu.memdesc<32x64xbf16, #shared>
   tilegpu.async_copy %v[%c0, %c0], %b : !tile.view<?x64xbf16> -> !tilegpu.memdesc<32x64xbf16, #shared>
   tilegpu.async_wait {pending = 0}
   %t = tilegpu.local_load %b : !tilegpu.memdesc<32x64xbf16, #shared> -> tensor<32x64xbf16, #blocked>

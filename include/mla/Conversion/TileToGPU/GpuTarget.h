@@ -70,6 +70,12 @@ public:
                                  mlir::Type type, mlir::Value resource,
                                  mlir::Value byteOffset, mlir::Value valid,
                                  mlir::Value numBytes) const = 0;
+  /// Whether every access through a resource of globalResource at or past
+  /// its `numBytes` reads zero (and a store there is dropped) with no check
+  /// in the code: a bounded buffer descriptor. Then an access that is
+  /// invalid only because it lies past the view's last byte needs no
+  /// `valid` of its own.
+  virtual bool boundsAccesses() const { return false; }
   /// Stores `value` unless `valid` is false.
   virtual void storeGlobal(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value value, mlir::Value resource,
