@@ -29,8 +29,8 @@
 // loads are in flight while the current one is computed on. gfx950 runs 8
 // waves, so that a wave's share of the 64-row accumulator and of Q leaves
 // the partial kernel within 256 registers (two waves per SIMD), and copies
-// each tile straight into one of two LDS buffers (16 bytes per lane); fp8
-// takes 32-key tiles there. gfx942's copies into LDS move 4 bytes per lane,
+// each tile straight into one of two LDS buffers (16 bytes per lane), in
+// 64-key tiles. gfx942's copies into LDS move 4 bytes per lane,
 // so its tiles are loaded 16 bytes at a time into registers an iteration
 // ahead, and the registers that costs fit 4 waves of up to 512 (one per
 // SIMD): 32-key tiles in every format (docs/amdgpu.md). sm_90 gets row
@@ -77,8 +77,8 @@
 // Compiled for a GPU, the instances are that chip's.
 // RUN: mla-opt %s --tile-specialize=target=gfx950 | FileCheck %s --check-prefix=GFX950
 // GFX950-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_waves8_stages2(
+// GFX950: tile.kernel @mla_partial_fp8_h16_waves8_stages2(
 // GFX950: tile.kernel @mla_partial_mxfp4_h128_waves8_stages2(
-// GFX950: tile.kernel @mla_partial_fp8_h16_block_n32_waves8_stages2(
 // RUN: mla-opt %s --tile-specialize=target=gfx942 | FileCheck %s --check-prefix=GFX942
 // GFX942-COUNT-8: tile.kernel @mla_partial_bf16_h{{[0-9]+}}_block_n32_stages2(
 // GFX942: tile.kernel @mla_partial_fp8_h16_block_n32_stages2(
@@ -156,10 +156,9 @@ tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
     attributes {tile.instances = {KV = ["bf16", "fp8", "mxfp4"],
                                   H = [16, 32, 48, 64, 80, 96, 112, 128]},
                 tile.target_instances = {
-                  gfx950 = [{KV = ["bf16", "mxfp4"], H = [16, 32, 48, 64, 80, 96, 112, 128],
-                             WAVES = [8], STAGES = [2]},
-                            {KV = ["fp8"], H = [16, 32, 48, 64, 80, 96, 112, 128],
-                             BLOCK_N = [32], WAVES = [8], STAGES = [2]}],
+                  gfx950 = [{KV = ["bf16", "fp8", "mxfp4"],
+                             H = [16, 32, 48, 64, 80, 96, 112, 128],
+                             WAVES = [8], STAGES = [2]}],
                   gfx942 = [{KV = ["bf16", "fp8", "mxfp4"],
                              H = [16, 32, 48, 64, 80, 96, 112, 128],
                              BLOCK_N = [32], WAVES = [4], STAGES = [2]}],

@@ -94,6 +94,17 @@ static std::pair<int64_t, int64_t> liveRange(Operation *root,
   return {order.position.at(root), order.end.at(lastOp)};
 }
 
+/// Whether `buffer` is a local_buffer that asynchronous copies fill.
+static bool isCopyTarget(Operation *buffer) {
+  if (!isa<LocalBufferOp>(buffer))
+    return false;
+  return llvm::any_of(buffer->getResult(0).getUsers(), [](Operation *user) {
+    return isa<MemDescIndexOp>(user) &&
+           llvm::any_of(user->getResult(0).getUsers(),
+                        [](Operation *u) { return isa<AsyncCopyOp>(u); });
+  });
+}
+
 int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
                                    unsigned waveSize) {
   ProgramOrder order(kernel);
@@ -115,9 +126,15 @@ int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
   });
 
   // First fit, in order of first use, among the buffers live at the same
-  // time.
+  // time; buffers that copies fill go after the others. An LDS read or
+  // write reaches 64 KiB past its lane's address register (a 16-bit
+  // immediate), so the buffers that operands are read from at many static
+  // offsets (a decoded KV tile) stay where one register serves them all,
+  // while a copy's LDS address is a scalar register of any size and its
+  // buffer is read back at a few offsets only.
   llvm::stable_sort(buffers, [](const Placement &a, const Placement &b) {
-    return a.first < b.first;
+    return std::make_pair(isCopyTarget(a.op), a.first) <
+           std::make_pair(isCopyTarget(b.op), b.first);
   });
   int64_t start = llvm::alignTo(scratchBytes, 16), end = start;
   for (auto [i, buffer] : llvm::enumerate(buffers)) {
