@@ -230,24 +230,35 @@ static FailureOr<LaneMap> transposedRowLanes(const LaneMap &map,
   return LaneMap(map.getShape(), factors);
 }
 
-/// Whether transposing reads may read tiles of a buffer of `type` laid out
-/// as `map`: 16-bit elements, rows of whole 8-byte runs that the swizzle
-/// moves whole, waves that step whole runs, and every lane of the wave at
-/// the read (no branch on the lane around it).
-static bool canLoadTransposed(Operation *op, const LaneMap &map,
-                              MemDescType type) {
+/// Whether reads of runs of `run` 16-bit elements along the buffer's fast
+/// dimension, each lane's registers in groups of `registers`, may read
+/// tiles of a buffer of `type` laid out as `map` on waves of `lanes` lanes:
+/// rows of whole runs that the swizzle moves whole, waves that step whole
+/// runs, and every lane of the wave at the read (no branch on the lane
+/// around it). The matrix-operand reads (transposing, matrix loads) need it.
+static bool readsWholeRuns(Operation *op, const LaneMap &map, MemDescType type,
+                           unsigned lanes, int64_t registers, int64_t run) {
   SharedAttr layout = type.getLayout();
   if (type.getRank() != 2 || memoryBytes(type.getElementType()) != 2 ||
-      map.numLanes() != 64 || map.numRegisters() % 4 != 0)
+      map.numLanes() != lanes || map.numRegisters() % registers != 0)
     return false;
   unsigned fast = layout.getOrder()[0];
-  if (type.getShape()[fast] % 4 != 0 ||
-      (layout.getMaxPhase() > 1 && layout.getVec() % 4 != 0))
+  if (type.getShape()[fast] % run != 0 ||
+      (layout.getMaxPhase() > 1 && layout.getVec() % run != 0))
     return false;
   for (const LaneFactor &f : map.factorsOf(HwDim::Warp))
-    if (f.dim == static_cast<int64_t>(fast) && f.stride % 4 != 0)
+    if (f.dim == static_cast<int64_t>(fast) && f.stride % run != 0)
       return false;
   return !op->getParentOfType<scf::IfOp>();
+}
+
+/// Whether transposing reads may read tiles of a buffer of `type` laid out
+/// as `map`: 64-lane waves, four registers per read, rows of whole 8-byte
+/// runs.
+static bool canLoadTransposed(Operation *op, const LaneMap &map,
+                              MemDescType type) {
+  return readsWholeRuns(op, map, type, /*lanes=*/64, /*registers=*/4,
+                        /*run=*/4);
 }
 
 /// Fills the registers of `elements` (of `map`, a tile of a window at
@@ -329,23 +340,12 @@ static std::optional<MatrixPair> matrixPair(const LaneMap &map, int64_t pair,
 }
 
 /// Whether 8x8 matrix loads may read tiles of a buffer of `type` laid out
-/// as `map`: 16-bit elements, rows of whole 16-byte runs that the swizzle
-/// moves whole, warps 32 lanes wide that step whole runs, and every lane
-/// of the warp at the load (no branch on the lane around it).
+/// as `map`: 32-lane warps, two registers per matrix, rows of whole 16-byte
+/// runs.
 static bool canLoadMatrices(Operation *op, const LaneMap &map,
                             MemDescType type) {
-  SharedAttr layout = type.getLayout();
-  if (type.getRank() != 2 || memoryBytes(type.getElementType()) != 2 ||
-      map.numLanes() != 32 || map.numRegisters() % 2 != 0)
-    return false;
-  unsigned fast = layout.getOrder()[0];
-  if (type.getShape()[fast] % 8 != 0 ||
-      (layout.getMaxPhase() > 1 && layout.getVec() % 8 != 0))
-    return false;
-  for (const LaneFactor &f : map.factorsOf(HwDim::Warp))
-    if (f.dim == static_cast<int64_t>(fast) && f.stride % 8 != 0)
-      return false;
-  return !op->getParentOfType<scf::IfOp>();
+  return readsWholeRuns(op, map, type, /*lanes=*/32, /*registers=*/2,
+                        /*run=*/8);
 }
 
 /// The lane digits of a load of matrices whose origins are `origins`
