@@ -1,5 +1,6 @@
 // RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx950 | FileCheck %s
 // RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx942 | FileCheck %s
+// RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx950 -canonicalize -cse | FileCheck %s --check-prefix=ROWS
 
 // Each lane moves its 4 consecutive f32 (16 bytes) with one buffer load
 // whose descriptor bounds the view when all four are inside it, and element
@@ -87,6 +88,41 @@ tile.kernel @copy_masked_elements(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %m: !t
   %pad = arith.constant 0.0 : f32
   %t = tile.load %in[%c0, %c0] mask %mask : tensor<8x256xi1, #blocked> pad %pad
       : !tile.view<8x256xf32> -> tensor<8x256xf32, #blocked>
+  %out = tile.view %y sizes [8, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<8x256xf32>
+  tile.store %t, %out[%c0, %c0] : tensor<8x256xf32, #blocked>, !tile.view<8x256xf32>
+  tile.return
+}
+
+// Rows past a view whose rows do not overlap lie past its extent, which
+// the descriptor bounds: no row is compared with the view's rows. With
+// overlapping rows (a stride below the row's 256 elements) each is.
+// ROWS-LABEL: gpu.func @dense_rows
+// ROWS: %[[N:.*]] = arith.index_cast %arg2 : i32 to index
+// ROWS-NOT: arith.cmpi ult, %{{.*}}, %[[N]]
+// ROWS: rocdl.raw.ptr.buffer.load
+// ROWS-NOT: arith.cmpi ult, %{{.*}}, %[[N]]
+// ROWS: gpu.return
+// ROWS-LABEL: gpu.func @overlapping_rows
+// ROWS: %[[M:.*]] = arith.index_cast %arg2 : i32 to index
+// ROWS: arith.cmpi ult, %{{.*}}, %[[M]]
+// ROWS: rocdl.raw.ptr.buffer.load
+tile.kernel @dense_rows(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %rows: i32)
+    attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %n = arith.index_cast %rows : i32 to index
+  %in = tile.view %x sizes [%n, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<?x256xf32>
+  %t = tile.load %in[%c0, %c0] : !tile.view<?x256xf32> -> tensor<8x256xf32, #blocked>
+  %out = tile.view %y sizes [8, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<8x256xf32>
+  tile.store %t, %out[%c0, %c0] : tensor<8x256xf32, #blocked>, !tile.view<8x256xf32>
+  tile.return
+}
+
+tile.kernel @overlapping_rows(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %rows: i32)
+    attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %n = arith.index_cast %rows : i32 to index
+  %in = tile.view %x sizes [%n, 256] strides [128, 1] : !tile.ptr<f32> -> !tile.view<?x256xf32>
+  %t = tile.load %in[%c0, %c0] : !tile.view<?x256xf32> -> tensor<8x256xf32, #blocked>
   %out = tile.view %y sizes [8, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<8x256xf32>
   tile.store %t, %out[%c0, %c0] : tensor<8x256xf32, #blocked>, !tile.view<8x256xf32>
   tile.return
