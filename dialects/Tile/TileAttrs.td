@@ -18,7 +18,8 @@ def Tile_ProgramAxis : I32EnumAttr<"ProgramAxis", "axis of the launch grid", [
 
 def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "row reduction combiner", [
     I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
-    I32EnumAttrCase<"min", 2>
+    I32EnumAttrCase<"min", 2>, I32EnumAttrCase<"maxnum", 3>,
+    I32EnumAttrCase<"minnum", 4>
   ]> {
   let cppNamespace = "::mla::tile";
 }

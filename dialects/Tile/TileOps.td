@@ -590,9 +590,12 @@ def Tile_DotScaledOp : Tile_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
 def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
   let summary = "reduce a tile along one dimension";
   let description = [{
-    Combines all elements along `dim` with `sum`, `max` or `min`; the result
-    drops that dimension. `max`/`min` follow IEEE maximum/minimum (NaN
-    propagates).
+    Combines all elements along `dim` with `sum`, `max`, `min`, `maxnum` or
+    `minnum`; the result drops that dimension. `max`/`min` follow IEEE
+    maximum/minimum (NaN propagates); `maxnum`/`minnum` follow IEEE
+    maxNum/minNum (a NaN element is skipped; only NaNs give NaN), which
+    GPU targets reduce with cheaper instructions. On integers the two
+    pairs are the same signed max and min.
 
     ```mlir
     %rowmax = tile.reduce max %s dim 1 : tensor<16x64xf32> -> tensor<16xf32>

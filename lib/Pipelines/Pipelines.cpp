@@ -84,6 +84,8 @@ static void addKernelCleanup(OpPassManager &pm) {
 void mla::buildTileToGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options) {
   buildTileToPrimitivesPipeline(pm);
+  pm.addPass(tile::createTileDeferLoopSums());
+  pm.addPass(createCanonicalizerPass());
   tilegpu::TileGPUAssignLayoutsOptions layouts;
   layouts.chip = options.chip;
   layouts.numWarps = options.numWarps;

@@ -103,8 +103,10 @@ struct ConvertGPUKernelsToLLVMPass
     target.addLegalOp<mlir::gpu::GPUModuleOp>();
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return failure();
-    if (info.isAMD())
+    if (info.isAMD()) {
       pinWorkgroupSizes(module);
+      clearIeeeMode(module);
+    }
     return success();
   }
 
@@ -147,6 +149,25 @@ struct ConvertGPUKernelsToLLVMPass
       std::string range = std::to_string(threads) + "," + std::to_string(threads);
       func->setAttr(ROCDL::ROCDLDialect::getFlatWorkGroupSizeAttrName(),
                     StringAttr::get(func.getContext(), range));
+    });
+  }
+
+  /// Kernels run with the mode register's IEEE bit clear. Set, it makes the
+  /// backend quiet each operand of a NaN-ignoring min/max first (a
+  /// `v_max_f32 x, x, x`), which also keeps a shuffle from folding into the
+  /// `v_max_f32` as DPP. Only signaling NaNs behave differently, and no
+  /// kernel relies on them being quieted.
+  static void clearIeeeMode(mlir::gpu::GPUModuleOp module) {
+    module.walk([](LLVM::LLVMFuncOp func) {
+      if (!func->hasAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName()))
+        return;
+      MLIRContext *ctx = func.getContext();
+      SmallVector<Attribute> attrs;
+      if (ArrayAttr old = func.getPassthroughAttr())
+        attrs.append(old.begin(), old.end());
+      attrs.push_back(ArrayAttr::get(ctx, {StringAttr::get(ctx, "amdgpu-ieee"),
+                                           StringAttr::get(ctx, "false")}));
+      func.setPassthroughAttr(ArrayAttr::get(ctx, attrs));
     });
   }
 };

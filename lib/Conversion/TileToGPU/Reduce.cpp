@@ -32,6 +32,14 @@ static Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind,
   case tile::ReduceKind::min:
     return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, y))
                    : Value(arith::MinSIOp::create(b, loc, x, y));
+  // LLVM's own intrinsics: MLIR's NVVM patterns would turn arith.maxnumf
+  // into a libdevice call.
+  case tile::ReduceKind::maxnum:
+    return isFloat ? Value(LLVM::MaxNumOp::create(b, loc, x, y))
+                   : Value(arith::MaxSIOp::create(b, loc, x, y));
+  case tile::ReduceKind::minnum:
+    return isFloat ? Value(LLVM::MinNumOp::create(b, loc, x, y))
+                   : Value(arith::MinSIOp::create(b, loc, x, y));
   }
   llvm_unreachable("unknown reduction");
 }

@@ -11,20 +11,36 @@ using namespace mla;
 
 /// The identity of `kind` for `type`, as a typed attribute.
 static TypedAttr identity(tile::ReduceKind kind, Type type) {
-  auto arithKind = kind == tile::ReduceKind::sum ? arith::AtomicRMWKind::addf
-                   : kind == tile::ReduceKind::max
-                       ? arith::AtomicRMWKind::maximumf
-                       : arith::AtomicRMWKind::minimumf;
-  if (!isa<FloatType>(type))
-    arithKind = kind == tile::ReduceKind::sum   ? arith::AtomicRMWKind::addi
-                : kind == tile::ReduceKind::max ? arith::AtomicRMWKind::maxs
-                                                : arith::AtomicRMWKind::mins;
+  bool isFloat = isa<FloatType>(type);
+  arith::AtomicRMWKind arithKind = arith::AtomicRMWKind::addf;
+  switch (kind) {
+  case tile::ReduceKind::sum:
+    arithKind =
+        isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
+    break;
+  case tile::ReduceKind::max:
+    arithKind =
+        isFloat ? arith::AtomicRMWKind::maximumf : arith::AtomicRMWKind::maxs;
+    break;
+  case tile::ReduceKind::min:
+    arithKind =
+        isFloat ? arith::AtomicRMWKind::minimumf : arith::AtomicRMWKind::mins;
+    break;
+  case tile::ReduceKind::maxnum:
+    arithKind =
+        isFloat ? arith::AtomicRMWKind::maxnumf : arith::AtomicRMWKind::maxs;
+    break;
+  case tile::ReduceKind::minnum:
+    arithKind =
+        isFloat ? arith::AtomicRMWKind::minnumf : arith::AtomicRMWKind::mins;
+    break;
+  }
   OpBuilder b(type.getContext());
   return arith::getIdentityValueAttr(arithKind, type, b,
                                      UnknownLoc::get(type.getContext()));
 }
 
-/// Combines two elements with `kind` (NaN-propagating for floats).
+/// Combines two elements with `kind`.
 static Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind,
                      Value lhs, Value rhs) {
   bool isFloat = isa<FloatType>(lhs.getType());
@@ -37,6 +53,12 @@ static Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind,
                    : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
   case tile::ReduceKind::min:
     return isFloat ? arith::MinimumFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
+  case tile::ReduceKind::maxnum:
+    return isFloat ? arith::MaxNumFOp::create(b, loc, lhs, rhs).getResult()
+                   : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
+  case tile::ReduceKind::minnum:
+    return isFloat ? arith::MinNumFOp::create(b, loc, lhs, rhs).getResult()
                    : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
   }
   llvm_unreachable("unknown reduce kind");

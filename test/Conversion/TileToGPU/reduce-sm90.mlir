@@ -55,3 +55,24 @@ tile.kernel @warps(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} 
   tile.store %b, %v[%c0, %c0] : tensor<32x8xf32, #blocked>, !tile.view<32x8xf32>
   tile.return
 }
+
+// -----
+
+// A NaN-ignoring max is LLVM's maxnum in every step (max.f32 in PTX), not
+// a libdevice call.
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]>
+// NVVM-LABEL: llvm.func @maxnum
+// NVVM-NOT: __nv_fmaxf
+// NVVM-COUNT-3: llvm.intr.maxnum
+// NVVM: nvvm.shfl.sync  bfly
+// NVVM: llvm.intr.maxnum
+// NVVM-NOT: __nv_fmaxf
+tile.kernel @maxnum(%x: !tile.ptr<f32>) attributes {tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %v = tile.view %x sizes [4, 128] strides [128, 1] : !tile.ptr<f32> -> !tile.view<4x128xf32>
+  %t = tile.load %v[%c0, %c0] : !tile.view<4x128xf32> -> tensor<4x128xf32, #blocked>
+  %m = tile.reduce maxnum %t dim 1 : tensor<4x128xf32, #blocked> -> tensor<4xf32, #tilegpu.slice<dim = 1, parent = #blocked>>
+  %b = tile.broadcast %m dims [1] : tensor<4xf32, #tilegpu.slice<dim = 1, parent = #blocked>> -> tensor<4x128xf32, #blocked>
+  tile.store %b, %v[%c0, %c0] : tensor<4x128xf32, #blocked>, !tile.view<4x128xf32>
+  tile.return
+}

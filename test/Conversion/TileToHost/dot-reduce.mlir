@@ -51,3 +51,25 @@ tile.kernel @reduce(%x: f32, %i: i32) {
   %n = tile.reduce min %si dim 0 : tensor<8xi32> -> tensor<i32>
   tile.return
 }
+
+// -----
+
+// The NaN-ignoring kinds start from NaN, which every number replaces; on
+// integers they are the signed max and min.
+// CHECK-LABEL: func.func @reduce_num
+// CHECK: %[[NAN:.*]] = arith.constant 0xFFC00000 : f32
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[NAN]] : f32)
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<16x64xf32>) outs(%[[INIT]] : tensor<16xf32>) dimensions = [1]
+// CHECK: arith.maxnumf
+// CHECK: linalg.reduce
+// CHECK: arith.minnumf
+// CHECK: linalg.reduce
+// CHECK: arith.maxsi
+tile.kernel @reduce_num(%x: f32, %i: i32) {
+  %s = tile.splat %x : tensor<16x64xf32>
+  %si = tile.splat %i : tensor<8xi32>
+  %m = tile.reduce maxnum %s dim 1 : tensor<16x64xf32> -> tensor<16xf32>
+  %n = tile.reduce minnum %s dim 0 : tensor<16x64xf32> -> tensor<64xf32>
+  %k = tile.reduce maxnum %si dim 0 : tensor<8xi32> -> tensor<i32>
+  tile.return
+}

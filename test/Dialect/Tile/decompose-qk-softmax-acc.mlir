@@ -14,7 +14,7 @@
 // CHECK: %[[MASK2:.*]] = tile.broadcast %[[MASK]] dims [0] : tensor<32xi1> -> tensor<16x32xi1>
 // CHECK: %[[SCORES:.*]] = arith.select %[[MASK2]], %[[SCALED]], %[[NINF]]
 // m' = max(m, rowmax s); a row still at -inf is measured from 0
-// CHECK: %[[ROWMAX:.*]] = tile.reduce max %[[SCORES]] dim 1
+// CHECK: %[[ROWMAX:.*]] = tile.reduce maxnum %[[SCORES]] dim 1
 // CHECK: %[[NEWM:.*]] = arith.maximumf %[[M]], %[[ROWMAX]]
 // CHECK: %[[EMPTY:.*]] = arith.cmpf oeq, %[[NEWM]], %[[NINF_ROW]]
 // CHECK: %[[REF:.*]] = arith.select %[[EMPTY]], %[[ZERO_ROW]], %[[NEWM]]

@@ -39,7 +39,7 @@
 // DECOMP: tile.trans %{{.*}} : tensor<64x64xbf16, "L"> -> tensor<64x64xbf16, "L">
 // DECOMP: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x64xbf16, "L">, tensor<64x64xbf16, "L"> -> tensor<16x64xf32, "L">
 // DECOMP: tile.broadcast %{{.*}} dims [0] : tensor<64xi1, "L"> -> tensor<16x64xi1, "L">
-// DECOMP: tile.reduce max %{{.*}} dim 1 : tensor<16x64xf32, "L"> -> tensor<16xf32, "L">
+// DECOMP: tile.reduce maxnum %{{.*}} dim 1 : tensor<16x64xf32, "L"> -> tensor<16xf32, "L">
 // DECOMP: tile.broadcast %{{.*}} dims [1] : tensor<16xf32, "L"> -> tensor<16x64xf32, "L">
 // DECOMP: tile.reduce sum %{{.*}} dim 1 : tensor<16x64xf32, "L"> -> tensor<16xf32, "L">
 // DECOMP: tensor.extract_slice %{{.*}}[0, 0] [64, 32] [1, 1] : tensor<64x64xbf16, "L"> to tensor<64x32xbf16, "L">

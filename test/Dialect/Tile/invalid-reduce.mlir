@@ -38,7 +38,7 @@ tile.kernel @sum_i1() {
 
 tile.kernel @unknown_kind() {
   %x = arith.constant dense<1.0> : tensor<16xf32>
-  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [sum, max, min]}}
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [sum, max, min, maxnum, minnum]}}
   %r = tile.reduce prod %x dim 0 : tensor<16xf32> -> tensor<f32>
   tile.return
 }

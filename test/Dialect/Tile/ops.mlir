@@ -119,6 +119,10 @@ tile.kernel @products() {
   %5 = tile.reduce sum %0 dim 0 : tensor<16x64xf32> -> tensor<64xf32>
   // CHECK: tile.reduce min %{{.*}} dim 0 : tensor<16xf32> -> tensor<f32>
   %6 = tile.reduce min %4 dim 0 : tensor<16xf32> -> tensor<f32>
+  // CHECK: tile.reduce maxnum %{{.*}} dim 1 : tensor<16x64xf32> -> tensor<16xf32>
+  %7 = tile.reduce maxnum %0 dim 1 : tensor<16x64xf32> -> tensor<16xf32>
+  // CHECK: tile.reduce minnum %{{.*}} dim 0 : tensor<16xf32> -> tensor<f32>
+  %8 = tile.reduce minnum %7 dim 0 : tensor<16xf32> -> tensor<f32>
   tile.return
 }
 

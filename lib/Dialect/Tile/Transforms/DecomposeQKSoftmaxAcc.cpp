@@ -55,9 +55,10 @@ struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
       s = b.create<arith::SelectOp>(mask, s, b.negInfSplat(scoreType));
     }
 
-    // m' = max(m, rowmax s); rows still at -inf use 0 as reference.
+    // m' = max(m, rowmax s); rows still at -inf use 0 as reference. The
+    // row max may skip NaN scores: exp(NaN - m) makes the row NaN anyway.
     Value newM = b.create<arith::MaximumFOp>(
-        op.getM(), b.reduce(ReduceKind::max, s, /*dim=*/1));
+        op.getM(), b.reduce(ReduceKind::maxnum, s, /*dim=*/1));
     Value ref = b.negInfToZero(newM);
     Value alpha =
         b.create<math::ExpOp>(b.create<arith::SubFOp>(op.getM(), ref));

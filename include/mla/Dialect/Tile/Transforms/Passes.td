@@ -104,4 +104,48 @@ def TileDecompose : Pass<"tile-decompose"> {
                            "::mla::tile::TileDialect"];
 }
 
+def TileDeferLoopSums : Pass<"tile-defer-loop-sums"> {
+  let summary = "Carry loop-accumulated row sums unreduced, reduce once after the loop";
+  let description = [{
+    For an `scf.for` iter_arg that starts at zero and is updated as
+    `l' = l * a + reduce_sum(x, d)` (or `l' = l + reduce_sum(x, d)`), with
+    `a` shaped like `l` and nothing else reading `l` or `l'` in the loop,
+    the loop carries `x`'s shape instead: `L' = L * broadcast(a, d) + x`,
+    and `reduce_sum(L, d)` after the loop replaces the loop's result. The
+    two are equal in exact arithmetic; in floating point the additions run
+    in a different order.
+
+    This is online softmax's row sum. On GPU targets a reduction along the
+    rows is a butterfly of shuffles and, when warps split the keys, an
+    exchange through LDS with two barriers; the carried tile costs one
+    multiply and one add per register. The GPU pipelines run it; the host
+    pipeline, where both cost the same, does not.
+
+    Before:
+    ```mlir
+    %r = scf.for ... iter_args(%l = %zeros) -> (tensor<16xf32>) {
+      %p = ... : tensor<16x64xf32>
+      %s = tile.reduce sum %p dim 1 : tensor<16x64xf32> -> tensor<16xf32>
+      %scaled = arith.mulf %l, %alpha : tensor<16xf32>
+      %l2 = arith.addf %scaled, %s : tensor<16xf32>
+      scf.yield %l2 : tensor<16xf32>
+    }
+    ```
+    After (before canonicalization drops the old iter_arg):
+    ```mlir
+    %r:2 = scf.for ... iter_args(%l = %zeros, %L = %tile_zeros)
+        -> (tensor<16xf32>, tensor<16x64xf32>) {
+      %p = ... : tensor<16x64xf32>
+      %wide = tile.broadcast %alpha dims [1] : tensor<16xf32> -> tensor<16x64xf32>
+      %scaled = arith.mulf %L, %wide : tensor<16x64xf32>
+      %L2 = arith.addf %scaled, %p : tensor<16x64xf32>
+      scf.yield %l, %L2 : tensor<16xf32>, tensor<16x64xf32>
+    }
+    %sum = tile.reduce sum %r#1 dim 1 : tensor<16x64xf32> -> tensor<16xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mla::tile::TileDialect"];
+}
+
 #endif // MLA_TILE_TRANSFORMS_PASSES_TD
