@@ -6,6 +6,9 @@
 // CHECK-DAG: %[[NINF_ROW:.*]] = arith.constant dense<0xFF800000> : tensor<16xf32>
 // CHECK-DAG: %[[NINF:.*]] = arith.constant dense<0xFF800000> : tensor<16x32xf32>
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<16x32xf32>
+// CHECK-DAG: %[[LOG2E:.*]] = arith.constant dense<1.44269502> : tensor<16x32xf32>
+// CHECK-DAG: %[[LOG2E_ROW:.*]] = arith.constant dense<1.44269502> : tensor<16xf32>
+// CHECK-DAG: %[[NLOG2E_ROW:.*]] = arith.constant dense<-1.44269502> : tensor<16xf32>
 // s = scale * q k^T, masked keys -inf
 // CHECK: %[[KT:.*]] = tile.trans %[[K]] : tensor<32x64xbf16> -> tensor<64x32xbf16>
 // CHECK: %[[QK:.*]] = tile.dot %[[Q]], %[[KT]], %[[ZERO]]
@@ -18,11 +21,16 @@
 // CHECK: %[[NEWM:.*]] = arith.maximumf %[[M]], %[[ROWMAX]]
 // CHECK: %[[EMPTY:.*]] = arith.cmpf oeq, %[[NEWM]], %[[NINF_ROW]]
 // CHECK: %[[REF:.*]] = arith.select %[[EMPTY]], %[[ZERO_ROW]], %[[NEWM]]
-// CHECK: %[[DM:.*]] = arith.subf %[[M]], %[[REF]]
-// CHECK: %[[ALPHA:.*]] = math.exp %[[DM]]
-// CHECK: %[[REFB:.*]] = tile.broadcast %[[REF]] dims [1]
-// CHECK: %[[DS:.*]] = arith.subf %[[SCORES]], %[[REFB]]
-// CHECK: %[[P:.*]] = math.exp %[[DS]] : tensor<16x32xf32>
+// exp(x - ref) is exp2(x * log2(e) + ref * -log2(e)), a multiply-add per
+// element where the target fuses them.
+// CHECK: %[[SHIFT:.*]] = arith.mulf %[[REF]], %[[NLOG2E_ROW]]
+// CHECK: %[[ML:.*]] = arith.mulf %[[M]], %[[LOG2E_ROW]] fastmath<contract>
+// CHECK: %[[DM:.*]] = arith.addf %[[ML]], %[[SHIFT]] fastmath<contract>
+// CHECK: %[[ALPHA:.*]] = math.exp2 %[[DM]]
+// CHECK: %[[SHIFTB:.*]] = tile.broadcast %[[SHIFT]] dims [1]
+// CHECK: %[[SL:.*]] = arith.mulf %[[SCORES]], %[[LOG2E]] fastmath<contract>
+// CHECK: %[[DS:.*]] = arith.addf %[[SL]], %[[SHIFTB]] fastmath<contract>
+// CHECK: %[[P:.*]] = math.exp2 %[[DS]] : tensor<16x32xf32>
 // l' = l * alpha + rowsum p
 // CHECK: %[[LA:.*]] = arith.mulf %[[L]], %[[ALPHA]]
 // CHECK: %[[PSUM:.*]] = tile.reduce sum %[[P]] dim 1

@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mla::tile;
 
@@ -60,10 +62,20 @@ struct DecomposeQKSoftmaxAcc : OpRewritePattern<QKSoftmaxAccOp> {
     Value newM = b.create<arith::MaximumFOp>(
         op.getM(), b.reduce(ReduceKind::maxnum, s, /*dim=*/1));
     Value ref = b.negInfToZero(newM);
-    Value alpha =
-        b.create<math::ExpOp>(b.create<arith::SubFOp>(op.getM(), ref));
-    Value p = b.create<math::ExpOp>(b.create<arith::SubFOp>(
-        s, b.broadcast(ref, scoreType.getShape(), {1})));
+    // exp(x - ref) as exp2(x * log2(e) + ref * -log2(e)), which a target
+    // computes with one multiply-add per element: the shift is one product
+    // per row.
+    RankedTensorType rowType = TileBuilder::typeOf(ref);
+    Value shift = b.create<arith::MulFOp>(ref, b.f32Splat(-M_LOG2E, rowType));
+    auto exp2Shifted = [&](Value x, Value by) {
+      auto contract = arith::FastMathFlags::contract;
+      Value log2e = b.f32Splat(M_LOG2E, TileBuilder::typeOf(x));
+      Value scaled = b.create<arith::MulFOp>(x, log2e, contract);
+      return b.create<math::Exp2Op>(
+          b.create<arith::AddFOp>(scaled, by, contract));
+    };
+    Value alpha = exp2Shifted(op.getM(), shift);
+    Value p = exp2Shifted(s, b.broadcast(shift, scoreType.getShape(), {1}));
 
     // l' = l * alpha + rowsum p
     Value newL =
