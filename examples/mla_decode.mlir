@@ -263,7 +263,8 @@ tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
 tile.kernel @mla_combine<BLOCK_M: i64 = 16, WAVES: i64 = 4>(
     %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %combine: !tile.ptr<i32>,
     %out: !tile.ptr<bf16>)
-    attributes {tile.launch = {role = "mla.combine", block_rows = #tile.param<"BLOCK_M">,
+    attributes {tile.target_instances = {sm_90 = [{BLOCK_M = [1]}]},
+                tile.launch = {role = "mla.combine", block_rows = #tile.param<"BLOCK_M">,
                                waves = #tile.param<"WAVES">,
                                grid = ["combine_items", 1, 1]}} {
   %c0 = arith.constant 0 : index
