@@ -9,59 +9,38 @@
 using namespace mlir;
 using namespace mla;
 
-/// The identity of `kind` for `type`, as a typed attribute.
-static TypedAttr identity(tile::ReduceKind kind, Type type) {
+/// The arith reduction `kind` is on elements of `type`: the max/min kinds
+/// are the signed ones on integers.
+static arith::AtomicRMWKind arithKind(tile::ReduceKind kind, Type type) {
   bool isFloat = isa<FloatType>(type);
-  arith::AtomicRMWKind arithKind = arith::AtomicRMWKind::addf;
+  using K = arith::AtomicRMWKind;
   switch (kind) {
   case tile::ReduceKind::sum:
-    arithKind =
-        isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi;
-    break;
+    return isFloat ? K::addf : K::addi;
   case tile::ReduceKind::max:
-    arithKind =
-        isFloat ? arith::AtomicRMWKind::maximumf : arith::AtomicRMWKind::maxs;
-    break;
+    return isFloat ? K::maximumf : K::maxs;
   case tile::ReduceKind::min:
-    arithKind =
-        isFloat ? arith::AtomicRMWKind::minimumf : arith::AtomicRMWKind::mins;
-    break;
+    return isFloat ? K::minimumf : K::mins;
   case tile::ReduceKind::maxnum:
-    arithKind =
-        isFloat ? arith::AtomicRMWKind::maxnumf : arith::AtomicRMWKind::maxs;
-    break;
+    return isFloat ? K::maxnumf : K::maxs;
   case tile::ReduceKind::minnum:
-    arithKind =
-        isFloat ? arith::AtomicRMWKind::minnumf : arith::AtomicRMWKind::mins;
-    break;
+    return isFloat ? K::minnumf : K::mins;
   }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// The identity of `kind` for `type`, as a typed attribute.
+static TypedAttr identity(tile::ReduceKind kind, Type type) {
   OpBuilder b(type.getContext());
-  return arith::getIdentityValueAttr(arithKind, type, b,
+  return arith::getIdentityValueAttr(arithKind(kind, type), type, b,
                                      UnknownLoc::get(type.getContext()));
 }
 
 /// Combines two elements with `kind`.
 static Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind,
                      Value lhs, Value rhs) {
-  bool isFloat = isa<FloatType>(lhs.getType());
-  switch (kind) {
-  case tile::ReduceKind::sum:
-    return isFloat ? arith::AddFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::AddIOp::create(b, loc, lhs, rhs).getResult();
-  case tile::ReduceKind::max:
-    return isFloat ? arith::MaximumFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
-  case tile::ReduceKind::min:
-    return isFloat ? arith::MinimumFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
-  case tile::ReduceKind::maxnum:
-    return isFloat ? arith::MaxNumFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MaxSIOp::create(b, loc, lhs, rhs).getResult();
-  case tile::ReduceKind::minnum:
-    return isFloat ? arith::MinNumFOp::create(b, loc, lhs, rhs).getResult()
-                   : arith::MinSIOp::create(b, loc, lhs, rhs).getResult();
-  }
-  llvm_unreachable("unknown reduce kind");
+  return arith::getReductionOp(arithKind(kind, lhs.getType()), b, loc, lhs,
+                               rhs);
 }
 
 namespace {
