@@ -46,11 +46,24 @@ struct Sequence {
   int64_t blocks;
 };
 
-/// Where a sequence's ranges start and end, in tiles from its first key:
-/// 0 = cuts[0] < cuts[1] < ... < cuts[n] = tiles for n ranges, or {0, 0}
-/// for the one empty range of a sequence without keys. Empty for a sequence
-/// without queries.
+/// Where a lane's ranges start and end, in tiles from its sequence's first
+/// key: 0 = cuts[0] < cuts[1] < ... < cuts[n] = tiles for n ranges, or
+/// {0, 0} for the one empty range of a sequence without keys.
 using Cuts = std::vector<int64_t>;
+
+/// What the planner cuts into ranges: some consecutive row blocks of one
+/// sequence, which then read the same ranges. Reproducible mode makes one
+/// lane of all of a sequence's blocks, throughput mode one lane per block,
+/// so that the blocks of a sequence with few, long ranges can run in
+/// different programs.
+struct Lane {
+  const Sequence *seq;
+  /// The lane's first row (a multiple of the block size) and its rows.
+  int64_t rowBegin;
+  int64_t rows;
+  int64_t blocks;
+  Cuts cuts;
+};
 
 } // namespace
 
@@ -71,60 +84,60 @@ static Cuts evenCuts(const Sequence &seq, int64_t chunkTiles,
   return cuts;
 }
 
-/// Bytes one KV tile of `seq` costs its programs: every row block reads it.
-static double tileCost(const Sequence &seq, const PlanOptions &options) {
-  return static_cast<double>(seq.blocks) * options.kvTile * options.kvRowBytes;
+/// Bytes one KV tile of `lane` costs its programs: every row block reads it.
+static double tileCost(const Lane &lane, const PlanOptions &options) {
+  return static_cast<double>(lane.blocks) * options.kvTile *
+         options.kvRowBytes;
 }
 
-/// Bytes a range of `seq` costs besides its tiles: a program's latency per
+/// Bytes a range of `lane` costs besides its tiles: a program's latency per
 /// row block and the query rows it reads; the bf16 output rows, or, for a
-/// range of a split sequence, the partial rows written and read again by
-/// the combine.
-static double rangeCost(const Sequence &seq, bool split,
+/// range of a split lane, the partial rows written and read again by the
+/// combine.
+static double rangeCost(const Lane &lane, bool split,
                         const PlanOptions &options) {
   double written = split ? 2.0 * options.partialRowBytes : options.outRowBytes;
-  return static_cast<double>(seq.blocks) * options.programLatencyBytes +
-         static_cast<double>(seq.rows) * (options.queryRowBytes + written);
+  return static_cast<double>(lane.blocks) * options.programLatencyBytes +
+         static_cast<double>(lane.rows) * (options.queryRowBytes + written);
 }
 
-/// The sequences' tiles end to end in batch order, cut greedily into runs
-/// of at most `share` bytes, one per program; returns the number of
-/// programs. `endRange(seq, tile)` is called where a range of `seq` ends
-/// (before its tile `tile`), and `startProgram(ranges)` where a program
-/// after the first starts, with the number of ranges before it.
+/// The lanes' tiles end to end in batch order, cut greedily into runs of
+/// at most `share` bytes, one per program; returns the number of programs.
+/// `endRange(lane, tile)` is called where a range of `lane` ends (before
+/// its tile `tile`), and `startProgram(ranges)` where a program after the
+/// first starts, with the number of ranges before it.
 ///
-/// A program takes a sequence's remaining tiles whole when they fit its
-/// share (within half a tile), else as many as fit, and the next program
-/// goes on. No range but a sequence's last is shorter than
-/// ceil(tiles / maxSplits) tiles, so that no sequence gets more than
-/// maxSplits ranges; a program may exceed its share to keep to that.
+/// A program takes a lane's remaining tiles whole when they fit its share
+/// (within half a tile), else as many as fit, and the next program goes
+/// on. No range but a lane's last is shorter than ceil(tiles / maxSplits)
+/// tiles, so that no lane gets more than maxSplits ranges; a program may
+/// exceed its share to keep to that.
 template <typename EndRange, typename StartProgram>
-static int64_t cutIntoShares(const std::vector<Sequence> &sequences,
+static int64_t cutIntoShares(const std::vector<Lane> &lanes,
                              const PlanOptions &options, double share,
                              EndRange endRange, StartProgram startProgram) {
   int64_t programs = 1, ranges = 0;
   double used = 0;
   bool programEmpty = true;
-  for (const Sequence &seq : sequences) {
-    if (seq.rows == 0)
-      continue;
-    double tile = tileCost(seq, options);
-    int64_t minTiles =
-        std::max<int64_t>(1, ceilDiv(seq.tiles, options.maxSplits));
+  for (size_t l = 0; l < lanes.size(); ++l) {
+    const Lane &lane = lanes[l];
+    int64_t tiles = lane.seq->tiles;
+    double tile = tileCost(lane, options);
+    int64_t minTiles = std::max<int64_t>(1, ceilDiv(tiles, options.maxSplits));
     int64_t begin = 0;
     while (true) {
-      int64_t left = seq.tiles - begin;
-      double whole = left * tile + rangeCost(seq, begin > 0, options);
+      int64_t left = tiles - begin;
+      double whole = left * tile + rangeCost(lane, begin > 0, options);
       // An empty program takes what two ranges could not share.
       if (used + whole <= share + tile / 2 ||
           (programEmpty && left < 2 * minTiles)) {
         used += whole;
-        endRange(seq, seq.tiles);
+        endRange(l, tiles);
         ++ranges;
         programEmpty = false;
         break;
       }
-      double room = share - used - rangeCost(seq, /*split=*/true, options);
+      double room = share - used - rangeCost(lane, /*split=*/true, options);
       int64_t take =
           room > 0 ? static_cast<int64_t>(std::floor(room / tile)) : 0;
       if (programEmpty)
@@ -133,7 +146,7 @@ static int64_t cutIntoShares(const std::vector<Sequence> &sequences,
       take = std::min(take, left - minTiles);
       if (take >= minTiles) {
         begin += take;
-        endRange(seq, begin);
+        endRange(l, begin);
         ++ranges;
       }
       startProgram(ranges);
@@ -146,56 +159,53 @@ static int64_t cutIntoShares(const std::vector<Sequence> &sequences,
 }
 
 /// Throughput cuts: those of the smallest share (to a part in a thousand)
-/// whose greedy cut needs at most `parallelism` programs. `programStarts`
-/// gets, per program, the index of its first range in batch order.
-static std::vector<Cuts> throughputCuts(const std::vector<Sequence> &sequences,
-                                        const PlanOptions &options,
-                                        std::vector<int64_t> &programStarts) {
+/// whose greedy cut needs at most `parallelism` programs, into each lane's
+/// `cuts`. `programStarts` gets, per program, the index of its first range
+/// in batch order.
+static void throughputCuts(std::vector<Lane> &lanes,
+                           const PlanOptions &options,
+                           std::vector<int64_t> &programStarts) {
   double total = 0;
-  for (const Sequence &seq : sequences)
-    if (seq.rows > 0)
-      total += seq.tiles * tileCost(seq, options) +
-               rangeCost(seq, /*split=*/false, options);
+  for (const Lane &lane : lanes)
+    total += lane.seq->tiles * tileCost(lane, options) +
+             rangeCost(lane, /*split=*/false, options);
   // The whole total in one share always fits: nothing is split. The search
   // only counts programs.
   auto nothing = [](auto &&...) {};
   double low = total / static_cast<double>(options.parallelism), high = total;
   while (high - low > high * 1e-3) {
     double share = 0.5 * (low + high);
-    if (cutIntoShares(sequences, options, share, nothing, nothing) <=
+    if (cutIntoShares(lanes, options, share, nothing, nothing) <=
         options.parallelism)
       high = share;
     else
       low = share;
   }
-  std::vector<Cuts> cuts(sequences.size());
-  for (const Sequence &seq : sequences)
-    if (seq.rows > 0)
-      cuts[seq.index] = {0};
+  for (Lane &lane : lanes)
+    lane.cuts = {0};
   programStarts = {0};
   int64_t programs = cutIntoShares(
-      sequences, options, high,
-      [&](const Sequence &seq, int64_t end) {
-        cuts[seq.index].push_back(end);
-      },
+      lanes, options, high,
+      [&](size_t l, int64_t end) { lanes[l].cuts.push_back(end); },
       [&](int64_t ranges) { programStarts.push_back(ranges); });
   if (programs == 0)
     programStarts.clear();
-  return cuts;
 }
 
-/// Appends the work items of `seq` cut at `cuts`, row blocks of one range
-/// adjacent; `partBase` is the sequence's first part row when it has
-/// several ranges.
-static void appendWorkItems(const Sequence &seq, const Cuts &cuts,
-                            int64_t partBase, const PlanOptions &options,
+/// Appends the work items of `lane`, the row blocks of one range adjacent;
+/// `partBase` is its sequence's first part row when the lane has several
+/// ranges.
+static void appendWorkItems(const Lane &lane, int64_t partBase,
+                            const PlanOptions &options,
                             std::vector<WorkItem> &items) {
-  int64_t splits = static_cast<int64_t>(cuts.size()) - 1;
+  const Sequence &seq = *lane.seq;
+  int64_t splits = static_cast<int64_t>(lane.cuts.size()) - 1;
   for (int64_t split = 0; split < splits; ++split) {
-    int64_t begin = std::min(seq.kvLen, cuts[split] * options.kvTile);
-    int64_t end = std::min(seq.kvLen, cuts[split + 1] * options.kvTile);
+    int64_t begin = std::min(seq.kvLen, lane.cuts[split] * options.kvTile);
+    int64_t end = std::min(seq.kvLen, lane.cuts[split + 1] * options.kvTile);
     int64_t partRow = splits > 1 ? partBase + split * seq.rows : -1;
-    for (int64_t row = 0; row < seq.rows; row += options.blockRows)
+    for (int64_t row = lane.rowBegin; row < lane.rowBegin + lane.rows;
+         row += options.blockRows)
       items.push_back({seq.index, static_cast<int32_t>(seq.kvBegin + begin),
                        static_cast<int32_t>(seq.kvBegin + end),
                        static_cast<int32_t>(split),
@@ -204,18 +214,21 @@ static void appendWorkItems(const Sequence &seq, const Cuts &cuts,
   }
 }
 
-/// Appends the combine items of `seq`, which has `splits` > 1 ranges.
-static void appendCombineItems(const Sequence &seq, int64_t splits,
+/// Appends the combine items of `lane`, which has `splits` > 1 ranges;
+/// its sequence's part rows start at `partBase`, its output rows at
+/// `outBase`.
+static void appendCombineItems(const Lane &lane, int64_t splits,
                                int64_t partBase, int64_t outBase,
                                const PlanOptions &options,
                                std::vector<CombineItem> &items) {
-  for (int64_t row = 0; row < seq.rows; row += options.combineBlockRows)
+  int64_t end = lane.rowBegin + lane.rows;
+  for (int64_t row = lane.rowBegin; row < end; row += options.combineBlockRows)
     items.push_back({static_cast<int32_t>(partBase + row),
                      static_cast<int32_t>(outBase + row),
                      static_cast<int32_t>(
-                         std::min(options.combineBlockRows, seq.rows - row)),
+                         std::min(options.combineBlockRows, end - row)),
                      static_cast<int32_t>(splits),
-                     static_cast<int32_t>(seq.rows),
+                     static_cast<int32_t>(lane.seq->rows),
                      {0, 0, 0}});
 }
 
@@ -233,10 +246,31 @@ static void sortLongestFirst(std::vector<WorkItem> &items) {
       });
 }
 
-/// The work items (in batch order), combine items and partial buffers when
-/// sequence i is cut at cuts[i].
+/// The lanes of the sequences with queries, in batch order: one per
+/// sequence holding all its row blocks, or one per row block.
+static std::vector<Lane> lanesOf(const std::vector<Sequence> &sequences,
+                                 bool blockPerLane,
+                                 const PlanOptions &options) {
+  std::vector<Lane> lanes;
+  for (const Sequence &seq : sequences) {
+    if (seq.rows == 0)
+      continue;
+    if (!blockPerLane) {
+      lanes.push_back({&seq, 0, seq.rows, seq.blocks, {}});
+      continue;
+    }
+    for (int64_t row = 0; row < seq.rows; row += options.blockRows)
+      lanes.push_back(
+          {&seq, row, std::min(options.blockRows, seq.rows - row), 1, {}});
+  }
+  return lanes;
+}
+
+/// The work items (in lane order), combine items and partial buffers of
+/// the lanes, each cut at its `cuts`. A sequence with a split lane gets
+/// part rows for the most ranges of any of its lanes.
 static Status buildItems(const std::vector<Sequence> &sequences,
-                         const std::vector<Cuts> &cuts,
+                         const std::vector<Lane> &lanes,
                          const std::vector<int32_t> &qoIndptr,
                          const PlanOptions &options, LaunchPlan &plan) {
   plan.numSplits.assign(sequences.size(), 0);
@@ -244,36 +278,36 @@ static Status buildItems(const std::vector<Sequence> &sequences,
   // The item count bounds a grid dimension, checked before the list is
   // built.
   int64_t workItems = 0;
-  for (const Sequence &seq : sequences) {
-    if (seq.rows == 0)
-      continue;
-    workItems +=
-        (static_cast<int64_t>(cuts[seq.index].size()) - 1) * seq.blocks;
+  for (const Lane &lane : lanes) {
+    workItems += (static_cast<int64_t>(lane.cuts.size()) - 1) * lane.blocks;
+    int32_t &n = plan.numSplits[lane.seq->index];
+    n = std::max<int32_t>(n, static_cast<int32_t>(lane.cuts.size() - 1));
     if (workItems > INT32_MAX)
       return Status::failure("launch plan",
                              "more than 2^31 - 1 work items (a larger "
                              "block_rows, fewer splits or a smaller batch)");
   }
-  plan.items.reserve(workItems);
   for (const Sequence &seq : sequences) {
-    if (seq.rows == 0)
-      continue;
-    int64_t n = static_cast<int64_t>(cuts[seq.index].size()) - 1;
-    int64_t base = -1;
+    int64_t n = plan.numSplits[seq.index];
     if (n > 1) {
-      base = plan.partRows;
+      plan.partBase[seq.index] = plan.partRows;
       plan.partRows += n * seq.rows;
       if (plan.partRows > INT32_MAX)
         return Status::failure(
             "launch plan", "the partial buffers would need more than 2^31 - 1 "
                            "rows (fewer splits or a smaller batch)");
-      appendCombineItems(seq, n, base, qoIndptr[seq.index] * options.heads,
-                         options, plan.combineItems);
     }
-    appendWorkItems(seq, cuts[seq.index], base, options, plan.items);
-    plan.numSplits[seq.index] = static_cast<int32_t>(n);
-    plan.partBase[seq.index] = base;
     plan.maxSplitsUsed = std::max(plan.maxSplitsUsed, n);
+  }
+  plan.items.reserve(workItems);
+  for (const Lane &lane : lanes) {
+    const Sequence &seq = *lane.seq;
+    int64_t n = static_cast<int64_t>(lane.cuts.size()) - 1;
+    int64_t base = plan.partBase[seq.index];
+    if (n > 1)
+      appendCombineItems(lane, n, base, qoIndptr[seq.index] * options.heads,
+                         options, plan.combineItems);
+    appendWorkItems(lane, base, options, plan.items);
   }
   return Status::success();
 }
@@ -313,21 +347,21 @@ Status planSplitKv(const std::vector<int32_t> &qoIndptr,
     sequences.push_back(seq);
   }
 
-  std::vector<Cuts> cuts(sequences.size());
+  bool reproducible = opts.mode == PlanMode::Reproducible;
+  std::vector<Lane> lanes = lanesOf(sequences, !reproducible, opts);
   std::vector<int64_t> programStarts;
-  if (opts.mode == PlanMode::Reproducible) {
+  if (reproducible) {
     int64_t chunkTiles = ceilDiv(kReproducibleSplitRows, opts.kvTile);
-    for (const Sequence &seq : sequences)
-      if (seq.rows > 0)
-        cuts[seq.index] = evenCuts(seq, chunkTiles, opts.maxSplits);
-    if (Status s = buildItems(sequences, cuts, qoIndptr, opts, result))
+    for (Lane &lane : lanes)
+      lane.cuts = evenCuts(*lane.seq, chunkTiles, opts.maxSplits);
+    if (Status s = buildItems(sequences, lanes, qoIndptr, opts, result))
       return s;
   } else {
     // Fewer splits need fewer part rows and work items: the cap halves
     // until they fit the kernels' int32 fields.
     while (true) {
-      cuts = throughputCuts(sequences, opts, programStarts);
-      Status s = buildItems(sequences, cuts, qoIndptr, opts, result);
+      throughputCuts(lanes, opts, programStarts);
+      Status s = buildItems(sequences, lanes, qoIndptr, opts, result);
       if (!s)
         break;
       if (opts.maxSplits == 1)
@@ -339,19 +373,19 @@ Status planSplitKv(const std::vector<int32_t> &qoIndptr,
   }
 
   result.workIndptr = {0};
-  if (opts.mode == PlanMode::Reproducible) {
+  if (reproducible) {
     sortLongestFirst(result.items);
     for (size_t i = 0; i < result.items.size(); ++i)
       result.workIndptr.push_back(static_cast<int32_t>(i + 1));
   } else {
-    // A program's first item is its first range's: ranges in batch order
+    // A program's first item is its first range's: ranges in lane order
     // hold their row blocks' items adjacent.
     std::vector<int64_t> rangeFirstItem;
     int64_t item = 0;
-    for (const Sequence &seq : sequences)
-      for (size_t r = 1; r < cuts[seq.index].size(); ++r) {
+    for (const Lane &lane : lanes)
+      for (size_t r = 1; r < lane.cuts.size(); ++r) {
         rangeFirstItem.push_back(item);
-        item += seq.blocks;
+        item += lane.blocks;
       }
     for (size_t p = 1; p < programStarts.size(); ++p)
       result.workIndptr.push_back(

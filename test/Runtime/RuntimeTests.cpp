@@ -1399,19 +1399,23 @@ static std::vector<int32_t> offsets(const std::vector<int32_t> &lengths) {
   return result;
 }
 
-/// Checks the plan's invariants against docs/ABI.md: for each sequence
-/// with queries, n <= maxSplits ranges, tile-aligned, consecutive and
-/// numbered 0..n-1, every key read exactly once per row block, row blocks
-/// aligned and covering the rows once, part rows at the sequence's base
-/// (a prefix sum over sequences with n > 1), combine items covering the
-/// rows of those sequences once; nothing for sequences without queries;
-/// the blocks of a range adjacent; programs covering the items in order,
-/// none empty: reproducible, one item each, longest ranges first;
-/// throughput, at most `parallelism`, over the items in batch order.
+/// Checks the plan's invariants against docs/ABI.md: for each row block of
+/// a sequence with queries, n <= maxSplits ranges, tile-aligned,
+/// consecutive and numbered 0..n-1, every key read exactly once; row
+/// blocks aligned and covering the rows once; the sequence's split count
+/// the most of its blocks' (all of them in reproducible mode, where every
+/// block reads the same ranges), part rows at the sequence's base (a
+/// prefix sum over sequences with more than one split); combine items
+/// covering once the rows of the blocks with n > 1, and no others; nothing
+/// for sequences without queries; the blocks of a range adjacent; programs
+/// covering the items in order, none empty: reproducible, one item each,
+/// longest ranges first; throughput, at most `parallelism`, over the items
+/// in batch order, a sequence's blocks in turn.
 static bool planIsValid(const LaunchPlan &plan, const std::vector<int32_t> &qo,
                         const std::vector<int32_t> &kv,
                         const PlanOptions &options) {
   int64_t batch = static_cast<int64_t>(qo.size()) - 1;
+  bool reproducible = options.mode == PlanMode::Reproducible;
   bool valid = plan.numSplits.size() == static_cast<size_t>(batch) &&
                plan.partBase.size() == static_cast<size_t>(batch);
   if (!valid)
@@ -1445,67 +1449,89 @@ static bool planIsValid(const LaunchPlan &plan, const std::vector<int32_t> &qo,
     if (n > 1)
       partRows += n * rows;
     int64_t blocks = (rows + options.blockRows - 1) / options.blockRows;
-    valid &= static_cast<int64_t>(items.size()) == n * blocks;
-    // Per row block: which keys it reads.
+    // Per row block: its split count, which keys it reads, its ranges.
+    std::vector<int32_t> blockSplits(blocks, 0);
     std::vector<std::vector<int>> reads(blocks, std::vector<int>(kvLen, 0));
-    std::vector<std::pair<int32_t, int32_t>> ranges(n, {-1, -1});
+    std::vector<std::map<int32_t, std::pair<int32_t, int32_t>>> ranges(blocks);
     for (const WorkItem &item : items) {
-      valid &= item.numSplits == n && item.split >= 0 && item.split < n &&
-               item.reserved == 0;
       valid &= item.rowBegin >= 0 && item.rowBegin < rows &&
                item.rowBegin % options.blockRows == 0;
+      if (!valid)
+        return false;
+      int64_t block = item.rowBegin / options.blockRows;
+      int32_t &splits = blockSplits[block];
+      if (splits == 0)
+        splits = item.numSplits;
+      valid &= item.numSplits == splits && splits <= n && item.split >= 0 &&
+               item.split < splits && item.reserved == 0;
       valid &= item.kvBegin >= kv[b] && item.kvBegin <= item.kvEnd &&
                item.kvEnd <= kv[b + 1];
       valid &= (item.kvBegin - kv[b]) % options.kvTile == 0;
-      valid &= item.partRow == (n > 1 ? base + item.split * rows : -1);
+      valid &= item.partRow == (splits > 1 ? base + item.split * rows : -1);
+      valid &= ranges[block].emplace(item.split, std::make_pair(item.kvBegin,
+                                                                item.kvEnd))
+                   .second;
       if (!valid)
         return false;
-      // All blocks of a split read the same range.
-      auto &range = ranges[item.split];
-      if (range.first < 0)
-        range = {item.kvBegin, item.kvEnd};
-      valid &= range == std::make_pair(item.kvBegin, item.kvEnd);
       for (int32_t key = item.kvBegin; key < item.kvEnd; ++key)
-        ++reads[item.rowBegin / options.blockRows][key - kv[b]];
+        ++reads[block][key - kv[b]];
     }
-    for (const std::vector<int> &block : reads)
-      for (int count : block)
+    int32_t most = 0;
+    for (int64_t block = 0; block < blocks; ++block) {
+      int32_t splits = blockSplits[block];
+      most = std::max(most, splits);
+      valid &= splits >= 1 && ranges[block].size() == size_t(splits);
+      valid &= !reproducible || splits == n;
+      for (int count : reads[block])
         valid &= count == 1;
-    // Splits in key order, none empty unless the sequence is.
-    for (int32_t s = 0; s < n; ++s)
-      valid &= ranges[s].first == (s == 0 ? kv[b] : ranges[s - 1].second) &&
-               (kvLen == 0 || ranges[s].second > ranges[s].first);
-    // Combine items: only for several splits, blocks covering the rows.
-    std::vector<CombineItem> &merges = combineBySeq[b];
-    if (n == 1) {
-      valid &= merges.empty();
-      continue;
+      // Splits in key order, none empty unless the sequence is; in
+      // reproducible mode the same for every block.
+      for (int32_t s = 0; s < splits && valid; ++s) {
+        auto range = ranges[block][s];
+        valid &= range.first == (s == 0 ? kv[b] : ranges[block][s - 1].second) &&
+                 (kvLen == 0 || range.second > range.first);
+        valid &= !reproducible || range == ranges[0][s];
+      }
     }
-    int64_t row = 0;
-    for (const CombineItem &item : merges) {
-      valid &= item.partRow == base + row &&
-               item.outRow == qo[b] * options.heads + row &&
-               item.rows ==
-                   std::min<int64_t>(options.combineBlockRows, rows - row) &&
-               item.numSplits == n && item.splitStride == rows &&
-               item.reserved[0] == 0 && item.reserved[1] == 0 &&
-               item.reserved[2] == 0;
-      row += item.rows;
+    valid &= most == n;
+    if (!valid)
+      return false;
+    // Combine items: the rows of the blocks with several splits, once.
+    std::vector<int> merged(rows, 0);
+    for (const CombineItem &item : combineBySeq[b]) {
+      int64_t row = item.outRow - qo[b] * options.heads;
+      valid &= row >= 0 && item.rows >= 1 && row + item.rows <= rows &&
+               item.rows <= options.combineBlockRows;
+      if (!valid)
+        return false;
+      for (int64_t r = row; r < row + item.rows; ++r) {
+        ++merged[r];
+        valid &= blockSplits[r / options.blockRows] == item.numSplits;
+      }
+      valid &= item.numSplits > 1 && item.partRow == base + row &&
+               item.splitStride == rows && item.reserved[0] == 0 &&
+               item.reserved[1] == 0 && item.reserved[2] == 0;
     }
-    valid &= row == rows;
+    for (int64_t r = 0; r < rows; ++r)
+      valid &= merged[r] == (blockSplits[r / options.blockRows] > 1 ? 1 : 0);
   }
   valid &= plan.partRows == partRows;
-  bool reproducible = options.mode == PlanMode::Reproducible;
+  // A range: one split of a sequence's blocks in reproducible mode, of one
+  // block in throughput mode.
+  auto rangeOf = [&](const WorkItem &item) {
+    return std::make_tuple(item.seq, reproducible ? 0 : item.rowBegin,
+                           item.split);
+  };
   for (size_t i = 1; i < plan.items.size(); ++i) {
     const WorkItem &a = plan.items[i - 1], &b = plan.items[i];
     if (reproducible)
       valid &= a.kvEnd - a.kvBegin >= b.kvEnd - b.kvBegin;
     else
-      valid &= a.seq < b.seq || (a.seq == b.seq && a.split <= b.split);
+      valid &= rangeOf(a) <= rangeOf(b);
     // The blocks of one range are adjacent.
-    bool sameRange = a.seq == b.seq && a.split == b.split;
+    bool sameRange = rangeOf(a) == rangeOf(b);
     for (size_t j = i + 1; j < plan.items.size() && !sameRange; ++j)
-      valid &= plan.items[j].seq != a.seq || plan.items[j].split != a.split;
+      valid &= rangeOf(plan.items[j]) != rangeOf(a);
   }
   const std::vector<int32_t> &runs = plan.workIndptr;
   valid &= !runs.empty() && runs.front() == 0 &&
@@ -1687,6 +1713,28 @@ TEST(LaunchPlan, Plans) {
     EXPECT_EQ(result.combineItems.size(), 4u);
     for (const WorkItem &item : result.items)
       EXPECT_EQ(item.kvEnd - item.kvBegin, 64);
+  }
+  // Throughput: the row blocks of a sequence are cut on their own, so that
+  // few sequences of several blocks fill the device. (batch 4, q_len 4,
+  // kv_len 8192, heads 32) in 64-row blocks on 132 SMs: 16 ranges of 16
+  // tiles for each of the 8 blocks, where cutting each sequence's two
+  // blocks together would stop at 4 * 16 programs. Each block's rows are
+  // merged over its own ranges.
+  {
+    PlanOptions options = gpuLikeOptions(PlanMode::Throughput, 132, 16, 32);
+    options.kvTile = 32;
+    std::vector<int32_t> qo = offsets({4, 4, 4, 4}),
+                         kv = offsets({8192, 8192, 8192, 8192});
+    LaunchPlan result;
+    EXPECT_TRUE(succeeded(planSplitKv(qo, kv, options, result)));
+    EXPECT_TRUE(planIsValid(result, qo, kv, options));
+    EXPECT_EQ(result.programs(), 128);
+    EXPECT_EQ(result.items.size(), 128u);
+    EXPECT_EQ(result.maxSplitsUsed, 16);
+    EXPECT_EQ(result.partRows, 4 * 16 * 128);
+    EXPECT_EQ(result.combineItems.size(), 4u * 128 / 16);
+    for (const WorkItem &item : result.items)
+      EXPECT_EQ(item.kvEnd - item.kvBegin, 512);
   }
   // Ragged: the long sequence is split, the short ones are not, and no
   // program takes much more than its share (8.2) of the 131 tiles: at
