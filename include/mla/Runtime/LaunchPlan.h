@@ -27,8 +27,8 @@ enum class PlanMode {
   /// counts, devices and batch compositions.
   Reproducible,
   /// About as many programs as the device runs at once, each a contiguous
-  /// run of the batch's (sequence, KV tile) pairs of equal estimated cost:
-  /// a sequence is split only where a run ends inside it.
+  /// run of the batch's (sequence, row block, KV tile) triples of equal
+  /// estimated cost: a row block is split only where a run ends inside it.
   Throughput,
 };
 
@@ -117,8 +117,8 @@ struct LaunchPlan {
   std::vector<int32_t> workIndptr = {0};
   /// One per (sequence with more than one split, combine row block).
   std::vector<CombineItem> combineItems;
-  /// Per sequence: its number of ranges (1 for a sequence with queries but
-  /// no KV rows, 0 for one without queries).
+  /// Per sequence: the most ranges of any of its row blocks (1 for a
+  /// sequence with queries but no KV rows, 0 for one without queries).
   std::vector<int32_t> numSplits;
   /// Per sequence: the part row of its split 0's row 0, -1 when it has a
   /// single split.
@@ -143,18 +143,18 @@ constexpr int64_t kReproducibleSplitRows = 1024;
 
 /// Plans the split-KV launch of the batch given by its indptrs.
 ///
-/// Each sequence with queries is cut into n <= maxSplits consecutive
-/// tile-aligned ranges (a sequence without KV rows gets one empty range),
-/// and its q_len * heads rows into blocks of blockRows; every (range, block)
-/// is a work item. Reproducible mode takes n from the sequence's own length
-/// (kReproducibleSplitRows, tile counts differing by at most one) and gives
-/// each work item its own program. Throughput mode lays the sequences' tiles
-/// end to end, in batch order, and cuts that line into at most
-/// `parallelism` runs of about equal cost (the bytes the programs move,
-/// each range costing a program's latency and its query and output rows on
-/// top of its tiles); the ranges are the pieces of the sequences between
-/// cuts. Fails when a row index of the plan would not fit the kernels'
-/// int32 fields, or the work items a grid dimension.
+/// Each row block of a sequence with queries is cut into n <= maxSplits
+/// consecutive tile-aligned ranges (a sequence without KV rows gets one
+/// empty range); every (range, block) is a work item. Reproducible mode
+/// takes n from the sequence's own length (kReproducibleSplitRows, tile
+/// counts differing by at most one), gives all its blocks the same ranges
+/// and each work item its own program. Throughput mode lays the row
+/// blocks' tiles end to end, in batch order, and cuts that line into at
+/// most `parallelism` runs of about equal cost (the bytes the programs
+/// move, each range costing a program's latency and its query and output
+/// rows on top of its tiles); the ranges are the pieces of the blocks
+/// between cuts. Fails when a row index of the plan would not fit the
+/// kernels' int32 fields, or the work items a grid dimension.
 Status planSplitKv(const std::vector<int32_t> &qoIndptr,
                    const std::vector<int32_t> &kvIndptr,
                    const PlanOptions &options, LaunchPlan &plan);
