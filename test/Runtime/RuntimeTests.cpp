@@ -1496,12 +1496,24 @@ static bool planIsValid(const LaunchPlan &plan, const std::vector<int32_t> &qo,
     valid &= most == n;
     if (!valid)
       return false;
-    // Combine items: the rows of the blocks with several splits, once.
+    // Combine items: the rows of the blocks with several splits, once, in
+    // combine blocks from the start of the rows that share their ranges
+    // (the sequence's in reproducible mode, a row block's in throughput
+    // mode), the last of them shorter.
     std::vector<int> merged(rows, 0);
     for (const CombineItem &item : combineBySeq[b]) {
       int64_t row = item.outRow - qo[b] * options.heads;
-      valid &= row >= 0 && item.rows >= 1 && row + item.rows <= rows &&
-               item.rows <= options.combineBlockRows;
+      valid &= row >= 0 && row < rows;
+      if (!valid)
+        return false;
+      int64_t laneBegin =
+          reproducible ? 0 : row / options.blockRows * options.blockRows;
+      int64_t laneEnd =
+          reproducible ? rows
+                       : std::min<int64_t>(rows, laneBegin + options.blockRows);
+      valid &= (row - laneBegin) % options.combineBlockRows == 0 &&
+               item.rows == std::min<int64_t>(options.combineBlockRows,
+                                              laneEnd - row);
       if (!valid)
         return false;
       for (int64_t r = row; r < row + item.rows; ++r) {
@@ -1624,8 +1636,16 @@ TEST(LaunchPlan, Plans) {
     uncombined.combineItems.pop_back();
     LaunchPlan unrun = valid;
     unrun.workIndptr.back() -= 1;
+    // The same rows merged, but not in combine blocks.
+    LaunchPlan regrouped = valid;
+    CombineItem first = regrouped.combineItems.front();
+    regrouped.combineItems.front().rows = 1;
+    first.partRow += 1;
+    first.outRow += 1;
+    first.rows -= 1;
+    regrouped.combineItems.insert(regrouped.combineItems.begin() + 1, first);
     for (const LaunchPlan *broken :
-         {&twice, &shifted, &misplaced, &uncombined, &unrun})
+         {&twice, &shifted, &misplaced, &uncombined, &unrun, &regrouped})
       EXPECT_TRUE(!planIsValid(*broken, qo, kv, options));
   }
 

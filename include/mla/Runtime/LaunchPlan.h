@@ -44,7 +44,8 @@ struct WorkItem {
   /// Absolute rows of kv: [kvBegin, kvEnd), possibly empty.
   int32_t kvBegin;
   int32_t kvEnd;
-  /// Index of the range within its sequence, 0..numSplits - 1.
+  /// Index of the range among its row block's, 0..numSplits - 1; the
+  /// block's range count.
   int32_t split;
   int32_t numSplits;
   /// First query row of the block, a multiple of the block size; rows are
@@ -110,12 +111,14 @@ struct LaunchPlan {
   PlanMode mode = PlanMode::Reproducible;
   /// The row blocks of one range are adjacent. Reproducible: one item per
   /// program, longest ranges first, so that the device's in-order dispatch
-  /// starts the long programs early. Throughput: in sequence order.
+  /// starts the long programs early. Throughput: in sequence order, a
+  /// sequence's row blocks in turn.
   std::vector<WorkItem> items;
   /// Program p of the partial kernel runs items [workIndptr[p],
   /// workIndptr[p + 1]); programs() + 1 entries, from 0.
   std::vector<int32_t> workIndptr = {0};
-  /// One per (sequence with more than one split, combine row block).
+  /// One per combine row block of the rows split more than once; none
+  /// straddles two partial row blocks of different split counts.
   std::vector<CombineItem> combineItems;
   /// Per sequence: the most ranges of any of its row blocks (1 for a
   /// sequence with queries but no KV rows, 0 for one without queries).
