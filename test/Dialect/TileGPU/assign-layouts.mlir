@@ -35,9 +35,9 @@ tile.kernel @softmax(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
 // accumulator is made directly in it. A's registers are runs of its rows
 // (its contiguous dimension), so A is loaded in its operand layout; B's
 // are not and B is converted once.
-// GFX950-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [4, 1]>
-// GFX942-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 16], warpsPerCTA = [4, 1]>
-// SM90-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>
+// GFX950-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [2, 2]>
+// GFX942-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 16], warpsPerCTA = [2, 2]>
+// SM90-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [2, 2]>
 // CHECK-DAG: #[[$A:.*]] = #tilegpu.dot_operand<opIdx = 0, parent = #[[$MMA]]>
 // CHECK-DAG: #[[$BOP:.*]] = #tilegpu.dot_operand<opIdx = 1, parent = #[[$MMA]]>
 // CHECK-LABEL: tile.kernel @gemm
@@ -65,6 +65,35 @@ tile.kernel @gemm(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>, 
   }
   %cv = tile.view %c sizes [64, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<64x64xf32>
   tile.store %acc, %cv[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
+  tile.return
+}
+
+// -----
+
+// Attention's two products on 8 warps: the scores (64x32) split 4x2, 16x16
+// per warp; the output (64x512) 2x4, 32 rows by 128 columns per warp, which
+// reads V twice where 4x2 would read it four times.
+// CHECK-DAG: #[[$S:.*]] = #tilegpu.mma<{{.*}}, warpsPerCTA = [4, 2]>
+// CHECK-DAG: #[[$O:.*]] = #tilegpu.mma<{{.*}}, warpsPerCTA = [2, 4]>
+// CHECK-LABEL: tile.kernel @attention_grids
+// CHECK: tile.dot {{.*}} -> tensor<64x32xf32, #[[$S]]>
+// CHECK: tile.dot {{.*}} -> tensor<64x512xf32, #[[$O]]>
+tile.kernel @attention_grids(%q: !tile.ptr<bf16>, %k: !tile.ptr<bf16>, %v: !tile.ptr<bf16>, %o: !tile.ptr<f32>) attributes {tile.launch = {grid = [1, 1, 1], waves = 8 : i64}} {
+  %c0 = arith.constant 0 : index
+  %qv = tile.view %q sizes [64, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<64x64xbf16>
+  %kv = tile.view %k sizes [64, 32] strides [32, 1] : !tile.ptr<bf16> -> !tile.view<64x32xbf16>
+  %vv = tile.view %v sizes [32, 512] strides [512, 1] : !tile.ptr<bf16> -> !tile.view<32x512xbf16>
+  %ov = tile.view %o sizes [64, 512] strides [512, 1] : !tile.ptr<f32> -> !tile.view<64x512xf32>
+  %zero = arith.constant 0.0 : f32
+  %qt = tile.load %qv[%c0, %c0] : !tile.view<64x64xbf16> -> tensor<64x64xbf16>
+  %kt = tile.load %kv[%c0, %c0] : !tile.view<64x32xbf16> -> tensor<64x32xbf16>
+  %s0 = tile.splat %zero : tensor<64x32xf32>
+  %s = tile.dot %qt, %kt, %s0 : tensor<64x64xbf16>, tensor<64x32xbf16> -> tensor<64x32xf32>
+  %p = arith.truncf %s : tensor<64x32xf32> to tensor<64x32xbf16>
+  %vt = tile.load %vv[%c0, %c0] : !tile.view<32x512xbf16> -> tensor<32x512xbf16>
+  %o0 = tile.splat %zero : tensor<64x512xf32>
+  %out = tile.dot %p, %vt, %o0 : tensor<64x32xbf16>, tensor<32x512xbf16> -> tensor<64x512xf32>
+  tile.store %out, %ov[%c0, %c0] : tensor<64x512xf32>, !tile.view<64x512xf32>
   tile.return
 }
 

@@ -2,6 +2,8 @@
 
 #include "LayoutChoice.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mla::tilegpu;
 
@@ -52,11 +54,32 @@ BlockedAttr mla::tilegpu::chooseBlocked(MLIRContext *ctx,
 
 MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
                                 int64_t m, int64_t n, unsigned numWarps) {
-  unsigned rowWarps = largestPow2Dividing(std::max<int64_t>(m / chip.mmaM, 1),
-                                          numWarps);
-  unsigned colWarps = numWarps / rowWarps;
+  // Per K step a warp reads the A rows and B columns of its part of the
+  // result, so the grid that reads the fewest, m / rowWarps + n / colWarps,
+  // wins (ties go to more row warps). A warp's part spans at least one
+  // instruction each way and at most two instruction rows: its A registers
+  // live beside its share of the accumulator, and a 64x512 product on 8
+  // warps of 64 rows each spilled and ran slower on sm_90 than on 32-row
+  // warps (bench/README.md).
+  std::optional<unsigned> bestRows;
+  int64_t bestCost = 0;
+  for (unsigned rowWarps = numWarps; rowWarps >= 1; rowWarps /= 2) {
+    unsigned colWarps = numWarps / rowWarps;
+    int64_t rows = m / rowWarps, cols = n / colWarps;
+    bool fits = m % rowWarps == 0 && n % colWarps == 0 &&
+                rows % chip.mmaM == 0 && cols % chip.mmaN == 0 &&
+                rows <= 2 * int64_t(chip.mmaM);
+    if (fits && (!bestRows || rows + cols < bestCost)) {
+      bestRows = rowWarps;
+      bestCost = rows + cols;
+    }
+  }
+  unsigned rowWarps =
+      bestRows ? *bestRows
+               : largestPow2Dividing(std::max<int64_t>(m / chip.mmaM, 1),
+                                     numWarps);
   return MmaAttr::get(ctx, chip.mmaKind, {chip.mmaM, chip.mmaN, chip.mmaK},
-                      {rowWarps, colWarps});
+                      {rowWarps, numWarps / rowWarps});
 }
 
 MemDescType mla::tilegpu::bufferArrayOf(MemDescType type, int64_t count) {

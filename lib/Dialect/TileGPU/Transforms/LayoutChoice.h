@@ -16,8 +16,9 @@ BlockedAttr chooseBlocked(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
                           unsigned elementBits, unsigned contiguousDim,
                           unsigned waveSize, unsigned numWarps);
 
-/// The matrix-core result layout for an [m, n] product on `chip`: warps
-/// split the rows as far as they go, then the columns.
+/// The matrix-core result layout for an [m, n] product on `chip`: the warp
+/// grid whose warps read the fewest operand rows and columns, each warp
+/// taking at most two instruction rows.
 MmaAttr chooseMma(mlir::MLIRContext *ctx, const ChipInfo &chip, int64_t m,
                   int64_t n, unsigned numWarps);
 

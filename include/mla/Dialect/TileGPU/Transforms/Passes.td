@@ -15,6 +15,10 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::ModuleOp"> {
     - Anchors: loads get a blocked layout that moves 16 bytes per lane along
       the view's contiguous dimension; `tile.dot` results get the chip's
       matrix-core layout and its operands the matching operand layouts.
+      The product's warp grid is the one whose warps read the fewest
+      operand rows and columns per K step, each warp taking at most two
+      instruction rows: a 64x512 product on 8 warps gets 2x4 warps of
+      32x128, a 64x32 one 4x2 warps of 16x16.
     - Elementwise ops, `scf.for` loop-carried values and `scf.if` results
       share one layout with their operands; `tile.reduce` results take the
       slice of their input's layout and `tile.broadcast` inputs the slice
