@@ -82,6 +82,26 @@ tile.kernel @view_constants(%p: !tile.ptr<bf16>, %q: !tile.ptr<bf16>, %n: i32) {
 
 // -----
 
+// Negative constants stay operands (a static negative size or stride is
+// invalid); the others fold.
+// CHECK-LABEL: tile.kernel @view_negative_constants
+// CHECK: %[[N:.*]] = arith.constant -576 : index
+// CHECK: tile.view %p sizes [%[[N]], 4] strides [%[[N]], 1] : !tile.ptr<bf16> -> !tile.view<?x4xbf16>
+tile.kernel @view_negative_constants(%p: !tile.ptr<bf16>, %q: !tile.ptr<bf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %neg = arith.constant -576 : index
+  %v = tile.view %p sizes [%neg, %c4] strides [%neg, %c1]
+      : !tile.ptr<bf16> -> !tile.view<?x?xbf16>
+  %t = tile.load %v[%c0, %c0] : !tile.view<?x?xbf16> -> tensor<16x4xbf16>
+  %w = tile.view %q sizes [16, 4] strides [4, 1] : !tile.ptr<bf16> -> !tile.view<16x4xbf16>
+  tile.store %t, %w[%c0, %c0] : tensor<16x4xbf16>, !tile.view<16x4xbf16>
+  tile.return
+}
+
+// -----
+
 // A view that flows into control flow keeps its type; only strides fold.
 // CHECK-LABEL: tile.kernel @view_through_if
 // CHECK: tile.view %p sizes [%{{.*}}] strides [1] : !tile.ptr<f32> -> !tile.view<?xf32>

@@ -117,8 +117,8 @@ OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Turns constant size and stride operands into static entries; a static
-/// size also becomes static in the view type, which tells later lowerings
+/// Turns non-negative constant size and stride operands into static
+/// entries; a static size also becomes static in the view type, which tells later lowerings
 /// the bounds check is known at compile time.
 struct FoldConstantViewOperands : OpRewritePattern<ViewOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -128,8 +128,11 @@ struct FoldConstantViewOperands : OpRewritePattern<ViewOp> {
         getMixedValues(op.getStaticSizes(), op.getSizes(), rewriter);
     SmallVector<OpFoldResult> strides =
         getMixedValues(op.getStaticStrides(), op.getStrides(), rewriter);
-    bool changedSizes = succeeded(foldDynamicIndexList(sizes));
-    bool changedStrides = succeeded(foldDynamicIndexList(strides));
+    // A negative constant stays an operand: a static one is invalid.
+    bool changedSizes =
+        succeeded(foldDynamicIndexList(sizes, /*onlyNonNegative=*/true));
+    bool changedStrides =
+        succeeded(foldDynamicIndexList(strides, /*onlyNonNegative=*/true));
     // A new result type is only safe where every user accepts any view.
     if (changedSizes && !llvm::all_of(op->getUsers(), [](Operation *user) {
           return isa<LoadOp, StoreOp>(user);
