@@ -118,8 +118,8 @@ OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
 
 namespace {
 /// Turns non-negative constant size and stride operands into static
-/// entries; a static size also becomes static in the view type, which tells later lowerings
-/// the bounds check is known at compile time.
+/// entries; a static size also becomes static in the view type, which tells
+/// later lowerings the bounds check is known at compile time.
 struct FoldConstantViewOperands : OpRewritePattern<ViewOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ViewOp op,
