@@ -81,6 +81,7 @@ private:
   void decideDefaults();
   LogicalResult rewrite();
   void loadOperandsDirectly();
+  LogicalResult checkLayoutsHold();
 
   Attribute layoutOf(Value v) { return layouts.lookup(find(v)); }
   Attribute defaultBlocked(RankedTensorType type);
@@ -516,7 +517,38 @@ LogicalResult LayoutAssigner::run() {
   if (failed(rewrite()))
     return failure();
   loadOperandsDirectly();
-  return success();
+  return checkLayoutsHold();
+}
+
+/// The lowering walks each tile through its lane map; a layout whose
+/// pattern does not divide the tile (a dimension that is not a multiple of
+/// the lanes and warps it is spread over, e.g. 24 or 100 elements) has
+/// none. Such a tile is refused here, naming the op, the shape and the
+/// rule, instead of reaching the lowering without a map.
+LogicalResult LayoutAssigner::checkLayoutsHold() {
+  WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
+    for (Value v : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      auto layout = type ? dyn_cast_if_present<DistributedLayoutAttr>(
+                               type.getEncoding())
+                         : nullptr;
+      std::string why;
+      if (!layout || succeeded(layout.getLaneMap(type.getShape(), &why)))
+        continue;
+      RankedTensorType plain =
+          RankedTensorType::get(type.getShape(), type.getElementType());
+      return op->emitOpError()
+             << "has a tile " << plain << " that " << chip.name
+             << " cannot lay out on " << numWarps << " warps of "
+             << chip.waveSize << " lanes (layout " << Attribute(layout)
+             << ": " << why
+             << "); the GPU targets take tile dimensions that are powers "
+                "of two, or multiples of the lanes and warps they spread "
+                "over";
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 /// The warps per program of `kernel`: its launch key `waves`, else the
