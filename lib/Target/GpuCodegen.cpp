@@ -156,11 +156,22 @@ LogicalResult mla::inspectCodeObject(llvm::StringRef path,
   if (failed(readAMDGPUResources((*buffer)->getMemBufferRef(), kernels, error)))
     return failure();
   for (const KernelResources &kernel : kernels) {
-    if (kernel.vgprSpills || kernel.sgprSpills || kernel.scratchBytes) {
-      error = "kernel '" + kernel.symbol + "' spills (" +
-              std::to_string(kernel.vgprSpills) + " VGPRs, " +
-              std::to_string(kernel.sgprSpills) + " SGPRs) or uses " +
-              std::to_string(kernel.scratchBytes) + " bytes of scratch";
+    // Name only what the kernel does: SGPRs spill to VGPR lanes, not to
+    // scratch, so "0 bytes of scratch" beside SGPR spills reads as a
+    // contradiction.
+    llvm::SmallVector<std::string> excess;
+    if (kernel.vgprSpills)
+      excess.push_back(std::to_string(kernel.vgprSpills) + " VGPRs spilled");
+    if (kernel.sgprSpills)
+      excess.push_back(std::to_string(kernel.sgprSpills) +
+                       " SGPRs spilled (to VGPR lanes)");
+    if (kernel.scratchBytes)
+      excess.push_back(std::to_string(kernel.scratchBytes) +
+                       " bytes of scratch per lane");
+    if (!excess.empty()) {
+      error = "kernel '" + kernel.symbol +
+              "' does not fit in registers: " + llvm::join(excess, ", ") +
+              " (code objects must not spill)";
       return failure();
     }
   }
