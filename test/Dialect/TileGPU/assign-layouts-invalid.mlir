@@ -7,7 +7,6 @@ tile.kernel @bad_waves(%x: !tile.ptr<f32>) attributes {tile.launch = {grid = [1,
   tile.return
 }
 
-
 // -----
 
 // A tile whose dimension no layout of the chip divides (24 elements over
