@@ -4,11 +4,13 @@
 // through plain pointers whose invalid accesses are branched around (there
 // is no bounded buffer access), vector accesses only at addresses aligned
 // to their size, exp2 and log through ex2.approx.f32 and lg2.approx.f32,
-// fp8 through cvt.rn.f16x2.e4m3x2 / e5m2x2.
+// fp8 through cvt.rn.f16x2.e4m3x2 / e5m2x2, MXFP4 to bf16 through packed
+// bf16x2 multiplications.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mla/Conversion/TileToGPU/GpuTarget.h"
+#include "mla/Conversion/Utils/FloatDecode.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -102,6 +104,57 @@ public:
     Value half = vector::ExtractOp::create(
         b, loc, halves, ArrayRef<int64_t>{byteIndex % 2});
     return arith::ExtFOp::create(b, loc, b.getF32Type(), half);
+  }
+
+  /// To bf16, both values of the byte at once in packed bf16x2 arithmetic
+  /// (mul.rn.bf16x2), with no conversion instruction: an E2M1 code's
+  /// exponent and mantissa bits placed at the bottom of a bf16's exponent
+  /// field and the top of its mantissa read as the value times 2^-126 (its
+  /// subnormal code 0.5 too, bf16 arithmetic keeps subnormals), so
+  /// multiplying by 2^126 and then by the scale 2^(e - 127) decodes it.
+  /// Both products are exact where bf16 holds the result (and otherwise
+  /// round as the value would), the NaN scale giving NaN. Other element
+  /// types decode as by default.
+  std::pair<Value, Value> decodeScaledFp4Pair(OpBuilder &b, Location loc,
+                                              Value word, unsigned byteIndex,
+                                              Value scale,
+                                              Type element) const override {
+    if (!element.isBF16())
+      return GpuTarget::decodeScaledFp4Pair(b, loc, word, byteIndex, scale,
+                                            element);
+    auto i32 = [&](uint32_t v) {
+      return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+    };
+    // Low half: the byte (low nibble at bit 0); high half: the byte of the
+    // word shifted right by 4 (the high nibble at bit 16).
+    Value shifted = arith::ShRUIOp::create(b, loc, word, i32(4));
+    uint32_t k = byteIndex;
+    uint32_t selector = k | k << 4 | (4 + k) << 8 | (4 + k) << 12;
+    Value nibbles = NVVM::PermuteOp::create(b, loc, b.getI32Type(), word,
+                                            shifted, i32(selector),
+                                            NVVM::PermuteMode::DEFAULT);
+    // Per half: magnitude bits 0-2 to bits 6-8, sign bit 3 to bit 15.
+    Value magnitudes = arith::AndIOp::create(
+        b, loc, arith::ShLIOp::create(b, loc, nibbles, i32(6)),
+        i32(0x01C001C0));
+    Value signs = arith::AndIOp::create(
+        b, loc, arith::ShLIOp::create(b, loc, nibbles, i32(12)),
+        i32(0x80008000));
+    auto pairType = VectorType::get({2}, b.getBF16Type());
+    Value scaled = LLVM::BitcastOp::create(
+        b, loc, pairType, arith::OrIOp::create(b, loc, magnitudes, signs));
+    auto splat = [&](Value v) {
+      return vector::BroadcastOp::create(b, loc, pairType, v);
+    };
+    Value twoTo126 = arith::ConstantOp::create(
+        b, loc, b.getBF16Type(),
+        b.getFloatAttr(b.getBF16Type(), std::ldexp(1.0, 126)));
+    Value factor = exactF32ToBF16(b, loc, decodeE8M0(b, loc, scale));
+    Value pair = arith::MulFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, scaled, splat(twoTo126)),
+        splat(factor));
+    return {vector::ExtractOp::create(b, loc, pair, 0),
+            vector::ExtractOp::create(b, loc, pair, 1)};
   }
 
   Value loadGlobal(OpBuilder &b, Location loc, Type type, Value resource,
