@@ -34,6 +34,10 @@ config.substitutions.append(("%loop_mix", '"%s" %s --objdump "%s"' % (
     sys.executable, os.path.join(config.mla_src_root, "utils", "loop_mix.py"),
     os.path.join(config.llvm_tools_dir, "llvm-objdump"))))
 
+# The Python package, imported from the build tree as a user would.
+config.substitutions.append(("%python", '"%s"' % sys.executable))
+config.environment["PYTHONPATH"] = os.path.join(config.mla_obj_root, "python")
+
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.use_default_substitutions()
 
@@ -59,3 +63,10 @@ if os.path.exists("/dev/kfd"):
     config.available_features.add("hip-device")
 if os.path.exists("/dev/nvidiactl"):
     config.available_features.add("cuda-device")
+# A CUDA driver library to load (mla-run and the Python package open it).
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass

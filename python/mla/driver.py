@@ -1,0 +1,150 @@
+"""GPU modules through the vendor's driver API: CUDA for sm_*, HIP for gfx9*.
+
+Both APIs have the same shape (load an image, find functions, read a
+global, launch with `kernelParams`), so one backend serves both over a
+table of entry-point names. Launches go on PyTorch's current stream when
+torch is loaded, else on the default stream; the module is loaded into
+the current context (torch's, once torch has touched the device), or the
+device's primary context.
+"""
+
+import ctypes
+import sys
+
+from .errors import MlaError
+from .manifest import ABI_RECORD_SYMBOL, check_abi_record, read_regular_file
+
+
+class _Api:
+    """One vendor's library and the names of its entry points."""
+
+    def __init__(self, vendor, libraries, prefix, names):
+        self.vendor, self.libraries, self.prefix = vendor, libraries, prefix
+        self.names = names
+
+
+CUDA = _Api("CUDA", ["libcuda.so.1", "libcuda.so"], "cu", {
+    "init": "cuInit", "device_get": "cuDeviceGet",
+    "ctx_get_current": "cuCtxGetCurrent", "ctx_set_current": "cuCtxSetCurrent",
+    "primary_ctx_retain": "cuDevicePrimaryCtxRetain",
+    "module_load": "cuModuleLoadData", "module_unload": "cuModuleUnload",
+    "get_function": "cuModuleGetFunction", "get_global": "cuModuleGetGlobal_v2",
+    "memcpy_dtoh": "cuMemcpyDtoH_v2", "func_set_attribute": "cuFuncSetAttribute",
+    "launch": "cuLaunchKernel", "error_string": "cuGetErrorString",
+})
+HIP = _Api("HIP", ["libamdhip64.so", "libamdhip64.so.6"], "hip", {
+    "init": "hipInit", "device_get": "hipDeviceGet",
+    "ctx_get_current": None, "ctx_set_current": None, "primary_ctx_retain": None,
+    "module_load": "hipModuleLoadData", "module_unload": "hipModuleUnload",
+    "get_function": "hipModuleGetFunction", "get_global": "hipModuleGetGlobal",
+    "memcpy_dtoh": "hipMemcpyDtoH", "func_set_attribute": "hipFuncSetAttribute",
+    "launch": "hipModuleLaunchKernel", "error_string": "hipGetErrorString",
+})
+
+# cudaFuncAttributeMaxDynamicSharedMemorySize, the same value in HIP.
+_MAX_DYNAMIC_SHARED = 8
+# Dynamic shared memory a launch gets without opting in.
+_DEFAULT_SHARED_LIMIT = 48 * 1024
+_ELF_MAGIC = b"\x7fELF"
+_FATBIN_MAGIC = b"\x50\xed\x55\xba"
+
+
+def _open_library(api):
+    errors = []
+    for name in api.libraries:
+        try:
+            return ctypes.CDLL(name)
+        except OSError as e:
+            errors.append(str(e))
+    raise MlaError(f"the {api.vendor} driver is not available "
+                   f"({'; '.join(errors)})")
+
+
+def _torch_cuda():
+    """torch's CUDA (or ROCm) module where torch is loaded and has a GPU."""
+    torch = sys.modules.get("torch")
+    return torch.cuda if torch is not None and torch.cuda.is_available() else None
+
+
+def _current_stream():
+    cuda = _torch_cuda()
+    return ctypes.c_void_p(cuda.current_stream().cuda_stream) if cuda else None
+
+
+class DriverBackend:
+    def __init__(self, manifest, api):
+        self.api = api
+        self.lib = _open_library(api)
+        cuda = _torch_cuda()
+        self.device = ("cuda", cuda.current_device() if cuda else 0)
+        self._call("init", ctypes.c_uint(0))
+        self._use_a_context()
+        image = read_regular_file(manifest.binary, "binary")
+        if not image.startswith((_ELF_MAGIC, _FATBIN_MAGIC)):
+            image += b"\0"  # PTX text, which the driver wants NUL-terminated
+        self.module = ctypes.c_void_p()
+        self._call("module_load", ctypes.byref(self.module), image,
+                   what=manifest.binary)
+        self.kernels = {}
+        for kernel in manifest.kernels:
+            function = ctypes.c_void_p()
+            self._call("get_function", ctypes.byref(function), self.module,
+                       kernel.symbol.encode(), what=f"kernel '{kernel.symbol}'")
+            if kernel.dynamic_lds_bytes > _DEFAULT_SHARED_LIMIT:
+                self._call("func_set_attribute", function, _MAX_DYNAMIC_SHARED,
+                           ctypes.c_int(kernel.dynamic_lds_bytes),
+                           what=f"kernel '{kernel.symbol}'")
+            self.kernels[kernel.symbol] = function
+        check_abi_record(manifest, self._read_record(manifest.binary))
+
+    def _error_text(self, result):
+        text = ctypes.c_char_p()
+        function = getattr(self.lib, self.api.names["error_string"])
+        if self.api is HIP:
+            function.restype = ctypes.c_char_p
+            return function(result) or f"error {result}"
+        if function(result, ctypes.byref(text)) != 0 or not text.value:
+            return f"error {result}"
+        return text.value.decode()
+
+    def _call(self, entry, *args, what=None):
+        name = self.api.names[entry]
+        result = getattr(self.lib, name)(*args)
+        if result != 0:
+            where = f"{what}: " if what else ""
+            raise MlaError(f"{where}{name}: {self._error_text(result)}")
+
+    def _use_a_context(self):
+        """torch's current context where there is one, else the primary."""
+        if self.api.names["ctx_get_current"] is None:
+            return  # HIP keeps a current device, not contexts
+        context = ctypes.c_void_p()
+        self._call("ctx_get_current", ctypes.byref(context))
+        if context.value:
+            return
+        device = ctypes.c_int()
+        self._call("device_get", ctypes.byref(device), self.device[1])
+        self._call("primary_ctx_retain", ctypes.byref(context), device)
+        self._call("ctx_set_current", context)
+
+    def _read_record(self, path):
+        address, size = ctypes.c_void_p(), ctypes.c_size_t()
+        name = self.api.names["get_global"]
+        result = getattr(self.lib, name)(ctypes.byref(address), ctypes.byref(size),
+                                         self.module, ABI_RECORD_SYMBOL.encode())
+        if result != 0:
+            raise MlaError(f"{path}: the binary has no ABI record "
+                           f"({ABI_RECORD_SYMBOL}): {self._error_text(result)}")
+        record = ctypes.create_string_buffer(size.value)
+        self._call("memcpy_dtoh", record, address, size, what=path)
+        return record.raw.split(b"\0", 1)[0]
+
+    def accepts(self, tensor):
+        return tensor.device == self.device
+
+    def launch(self, kernel, grid, slots):
+        x, y, z = (ctypes.c_uint(n) for n in kernel.workgroup_size)
+        self._call("launch", self.kernels[kernel.symbol],
+                   *(ctypes.c_uint(n) for n in grid), x, y, z,
+                   ctypes.c_uint(kernel.dynamic_lds_bytes), _current_stream(),
+                   slots, None, what=f"kernel '{kernel.symbol}'")

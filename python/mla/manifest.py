@@ -1,0 +1,164 @@
+"""A module's manifest, and its check against the binary's own ABI record.
+
+The manifest (docs/ABI.md, "Manifest") is what the caller relies on: the
+kernels, their arguments in call order, workgroup sizes and launch keys.
+It is a separate file, so it is checked against `__mla_abi`, the record
+the binary carries, before anything runs ("ABI record").
+"""
+
+import json
+import os
+import stat
+from dataclasses import dataclass, field
+
+from .errors import MlaError
+
+ABI_RECORD_SYMBOL = "__mla_abi"
+ABI_RECORD_VERSION = 1
+SCALAR_TYPES = ("i32", "i64", "f32")
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    kind: str  # "ptr" or "scalar"
+    type: str  # MLIR's element type name, e.g. "bf16", "f8E4M3FN"
+
+
+@dataclass(frozen=True)
+class KernelInfo:
+    symbol: str
+    args: tuple
+    workgroup_size: tuple
+    dynamic_lds_bytes: int = 0
+    launch: dict = field(default=None, hash=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: str
+    target: str
+    binary: str  # absolute path of the binary
+    kernels: tuple
+
+
+def manifest_path_for(path):
+    """The manifest of the module at `path` (the binary or its manifest)."""
+    return path if path.endswith(".json") else path + ".json"
+
+
+def read_regular_file(path, what):
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as e:
+        raise MlaError(f"{path}: cannot open {what}: {e.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise MlaError(f"{path}: {what} is not a regular file")
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _require(condition, path, where, expected):
+    if not condition:
+        raise MlaError(f"{path}: {where}: expected {expected}")
+
+
+def _parse_arg(path, where, value):
+    _require(isinstance(value, dict), path, where, "an object")
+    name, kind, type_ = value.get("name"), value.get("kind"), value.get("type")
+    _require(isinstance(name, str) and name, path, where + ".name", "a name")
+    _require(kind in ("ptr", "scalar"), path, where + ".kind", '"ptr" or "scalar"')
+    _require(isinstance(type_, str), path, where + ".type", "a type name")
+    if kind == "scalar":
+        _require(type_ in SCALAR_TYPES, path, where + ".type",
+                 " or ".join(SCALAR_TYPES))
+    return Arg(name, kind, type_)
+
+
+def _parse_kernel(path, where, value):
+    _require(isinstance(value, dict), path, where, "an object")
+    symbol = value.get("symbol")
+    _require(isinstance(symbol, str) and symbol, path, where + ".symbol",
+             "a symbol")
+    args = value.get("args")
+    _require(isinstance(args, list), path, where + ".args", "a list")
+    size = value.get("workgroup_size")
+    _require(isinstance(size, list) and len(size) == 3 and
+             all(isinstance(n, int) and n >= 1 for n in size),
+             path, where + ".workgroup_size", "three positive integers")
+    lds = value.get("dynamic_lds_bytes", 0)
+    _require(isinstance(lds, int) and lds >= 0, path,
+             where + ".dynamic_lds_bytes", "a byte count")
+    launch = value.get("launch")
+    _require(launch is None or isinstance(launch, dict), path,
+             where + ".launch", "an object")
+    parsed = tuple(_parse_arg(path, f"{where}.args[{i}]", a)
+                   for i, a in enumerate(args))
+    names = [a.name for a in parsed]
+    for name in names:
+        if names.count(name) > 1:
+            raise MlaError(f"{path}: {where}.args: '{name}' appears twice")
+    return KernelInfo(symbol, parsed, tuple(size), lds, launch)
+
+
+def load_manifest(module_path):
+    """The manifest of the module at `module_path`, validated."""
+    path = manifest_path_for(module_path)
+    text = read_regular_file(path, "manifest")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise MlaError(f"{path}: not a JSON manifest: {e}") from None
+    _require(isinstance(data, dict), path, "manifest", "an object")
+    target, binary = data.get("target"), data.get("binary")
+    _require(isinstance(target, str) and target, path, "target", "a target name")
+    _require(isinstance(binary, str) and binary and os.sep not in binary,
+             path, "binary", "a file name beside the manifest")
+    kernels = data.get("kernels")
+    _require(isinstance(kernels, list), path, "kernels", "a list")
+    parsed = tuple(_parse_kernel(path, f"kernels[{i}]", k)
+                   for i, k in enumerate(kernels))
+    binary_path = os.path.join(os.path.dirname(os.path.abspath(path)), binary)
+    return Manifest(path, target, binary_path, parsed)
+
+
+def _mismatch(manifest, where, ours, theirs):
+    return MlaError(f"{manifest.path}: {where}: {json.dumps(ours)} does not "
+                    f"match the binary ({json.dumps(theirs)})")
+
+
+def check_abi_record(manifest, record_text):
+    """Refuses a manifest that says what the binary's record does not."""
+    binary = manifest.binary
+    try:
+        record = json.loads(record_text)
+    except (ValueError, UnicodeDecodeError):
+        raise MlaError(f"{binary}: the ABI record is not JSON") from None
+    if not isinstance(record, dict) or record.get("version") != ABI_RECORD_VERSION:
+        raise MlaError(f"{binary}: ABI record of another version "
+                       f"(expected {ABI_RECORD_VERSION})")
+    if record.get("target") != manifest.target:
+        raise _mismatch(manifest, "target", manifest.target, record.get("target"))
+    by_symbol = {k.get("symbol"): k for k in record.get("kernels", [])
+                 if isinstance(k, dict)}
+    for i, kernel in enumerate(manifest.kernels):
+        where = f"kernels[{i}]"
+        theirs = by_symbol.get(kernel.symbol)
+        if theirs is None:
+            raise MlaError(f"{manifest.path}: {where}: '{kernel.symbol}' is "
+                           "not a kernel of the binary")
+        ours_args = [{"kind": a.kind, "name": a.name, "type": a.type}
+                     for a in kernel.args]
+        their_args = [{"kind": a.get("kind"), "name": a.get("name"),
+                       "type": a.get("type")} for a in theirs.get("args", [])]
+        if ours_args != their_args:
+            raise _mismatch(manifest, where + ".args", ours_args, their_args)
+        ours_launch, their_launch = kernel.launch or {}, theirs.get("launch") or {}
+        for key in sorted(set(ours_launch) | set(their_launch)):
+            if ours_launch.get(key) != their_launch.get(key):
+                raise _mismatch(manifest, f"{where}.launch.{key}",
+                                ours_launch.get(key), their_launch.get(key))
+        size = theirs.get("workgroup_size")
+        if size is not None and tuple(size) != kernel.workgroup_size:
+            raise _mismatch(manifest, where + ".workgroup_size",
+                            list(kernel.workgroup_size), size)

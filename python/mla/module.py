@@ -1,0 +1,151 @@
+"""A compiled module and its kernels, callable with tensors by argument name."""
+
+import ctypes
+
+from .args import scalar_slot, tensor_of
+from .driver import CUDA, HIP, DriverBackend
+from .errors import MlaError
+from .host import HostBackend
+from .manifest import load_manifest
+
+
+def _backend_for(manifest):
+    target = manifest.target
+    if target == "host":
+        return HostBackend(manifest)
+    if target.endswith("-emu"):
+        raise MlaError(f"{manifest.path}: target {target}: emulated AMD "
+                       "modules run through mla-run --target emu")
+    if target.startswith("sm_"):
+        return DriverBackend(manifest, CUDA)
+    if target.startswith("gfx"):
+        return DriverBackend(manifest, HIP)
+    raise MlaError(f"{manifest.path}: unknown target '{target}'")
+
+
+def _device_name(device):
+    return device if device == "cpu" else f"{device[0]}:{device[1]}"
+
+
+def _grid_of(kernel, grid):
+    """The three grid sizes of a launch: `grid`, or the manifest's rule."""
+    if grid is None:
+        rule = (kernel.launch or {}).get("grid", [1, 1, 1])
+        if not all(isinstance(n, int) for n in rule):
+            raise MlaError(f"kernel '{kernel.symbol}': grid= is needed (its "
+                           f"rule is {rule})")
+        grid = rule
+    if isinstance(grid, int):
+        grid = (grid,)
+    grid = tuple(grid)
+    if not 1 <= len(grid) <= 3 or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0
+            for n in grid):
+        raise MlaError(f"kernel '{kernel.symbol}': grid must be up to three "
+                       f"sizes >= 0, got {grid}")
+    return grid + (1,) * (3 - len(grid))
+
+
+class Kernel:
+    """One kernel of a module: `kernel(*args, grid=..., **named_args)`."""
+
+    def __init__(self, module, info):
+        self.module = module
+        self.info = info
+
+    @property
+    def name(self):
+        return self.info.symbol
+
+    @property
+    def arg_names(self):
+        return [a.name for a in self.info.args]
+
+    @property
+    def launch(self):
+        return dict(self.info.launch or {})
+
+    def _bind(self, args, kwargs):
+        names = self.arg_names
+        if len(args) > len(names):
+            raise MlaError(f"kernel '{self.name}' takes {len(names)} "
+                           f"arguments, got {len(args)}")
+        bound = dict(zip(names, args))
+        for name, value in kwargs.items():
+            if name not in names:
+                raise MlaError(f"kernel '{self.name}' has no argument "
+                               f"'{name}' (its arguments: {', '.join(names)})")
+            if name in bound:
+                raise MlaError(f"kernel '{self.name}': argument '{name}' "
+                               "given twice")
+            bound[name] = value
+        missing = [n for n in names if n not in bound]
+        if missing:
+            raise MlaError(f"kernel '{self.name}': missing argument"
+                           f"{'s' if len(missing) > 1 else ''} "
+                           f"{', '.join(repr(n) for n in missing)}")
+        return [bound[n] for n in names]
+
+    def _slot(self, arg, value, keepalive):
+        if arg.kind == "scalar":
+            slot = scalar_slot(value, arg)
+        else:
+            tensor = tensor_of(value, arg)
+            backend = self.module.backend
+            if not backend.accepts(tensor):
+                raise MlaError(
+                    f"argument '{arg.name}': a tensor on "
+                    f"{_device_name(backend.device)} is expected (the module's "
+                    f"target is {self.module.target}), got one on "
+                    f"{_device_name(tensor.device)}")
+            keepalive.append(tensor)
+            slot = ctypes.c_void_p(tensor.address)
+        keepalive.append(slot)
+        return ctypes.addressof(slot)
+
+    def __call__(self, *args, grid=None, **kwargs):
+        values = self._bind(args, kwargs)
+        sizes = _grid_of(self.info, grid)
+        keepalive = []
+        slots = (ctypes.c_void_p * max(len(values), 1))(
+            *(self._slot(a, v, keepalive) for a, v in zip(self.info.args, values)))
+        if 0 in sizes:
+            return
+        self.module.backend.launch(self.info, sizes, slots)
+
+
+class Module:
+    """The binary `path` (or its manifest) that mla-compile wrote."""
+
+    def __init__(self, path):
+        self.manifest = load_manifest(str(path))
+        self.backend = _backend_for(self.manifest)
+        self._kernels = {k.symbol: Kernel(self, k) for k in self.manifest.kernels}
+
+    @property
+    def target(self):
+        return self.manifest.target
+
+    @property
+    def kernels(self):
+        return list(self._kernels)
+
+    def __getitem__(self, symbol):
+        try:
+            return self._kernels[symbol]
+        except KeyError:
+            raise MlaError(f"{self.manifest.binary}: no kernel '{symbol}' (its "
+                           f"kernels: {', '.join(self._kernels)})") from None
+
+    def __getattr__(self, symbol):
+        kernel = self.__dict__.get("_kernels", {}).get(symbol)
+        if kernel is None:
+            raise AttributeError(f"{self.manifest.binary}: no kernel "
+                                 f"'{symbol}'")
+        return kernel
+
+    def find(self, **launch_keys):
+        """The kernels whose launch keys include `launch_keys`."""
+        return [k for k in self._kernels.values()
+                if all(k.launch.get(key) == value
+                       for key, value in launch_keys.items())]
