@@ -29,6 +29,14 @@
 // FP8: tilegpu.memdesc_slice %[[BF16]]
 // FP8: tile.dot
 // FP8-NOT: tile.dequant_fp8
+// The probabilities, which each warp holds for its 8 keys and every warp
+// needs for all 32, reach the output product through one swizzled LDS
+// buffer (so that ldmatrix reads them), not a layout conversion.
+// FP8: %[[P:.*]] = arith.truncf %{{.*}} : tensor<16x32xf32, #mma> to tensor<16x32xbf16, #mma>
+// FP8-NOT: tilegpu.convert_layout %[[P]]
+// FP8: %[[PBUF:.*]] = tilegpu.local_alloc %[[P]] : tensor<16x32xbf16, #mma> -> !tilegpu.memdesc<16x32xbf16, #[[SWIZZLED:shared[0-9]*]]>
+// FP8-NEXT: %[[PREAD:.*]] = tilegpu.local_load %[[PBUF]] : !tilegpu.memdesc<16x32xbf16, #[[SWIZZLED]]> -> tensor<16x32xbf16, #dot_op>
+// FP8-COUNT-16: tile.dot %[[PREAD]],
 // FP8: scf.yield
 
 // With more lanes the parts widen, as far as one 16-byte run per lane

@@ -10,7 +10,9 @@
 // buffers in the layout they were loaded in, decoded there, and the bf16
 // tile is written to LDS once more, for every operand window to read (K
 // and V of one KV tile), instead of each warp decoding the bytes of each
-// operand it reads.
+// operand it reads. A left operand computed in registers that other warps
+// hold parts of (the probabilities of an attention step) is exchanged
+// through a buffer of the same layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -379,6 +381,30 @@ static Value invariantLhsToStage(tile::DotOp dot) {
   return twin.getResult();
 }
 
+/// For a left operand computed in registers (an attention step's
+/// probabilities) that reaches its operand layout by an exchange between
+/// warps, the same exchange through an LDS buffer of the staged operands'
+/// swizzled layout, written once and read back as the operand: mma_sync's
+/// operand reads of such a buffer are ldmatrix loads, four 8x8 matrices at
+/// a time, where the generic exchange reads 32 bits a lane at a time, from
+/// unswizzled rows. Null where the conversion needs no exchange.
+static Value exchangeThroughBuffer(ConvertLayoutOp convert) {
+  RankedTensorType type = convert.getType();
+  auto operand = dyn_cast<DotOperandAttr>(type.getEncoding());
+  auto mma = operand ? dyn_cast<MmaAttr>(operand.getParent()) : MmaAttr();
+  if (!mma || mma.getKind() != MmaKind::mma_sync || type.getRank() != 2 ||
+      getLaneMap(convert.getSrc().getType())
+          .sameLanesAndWarps(getLaneMap(type)))
+    return {};
+  MLIRContext *ctx = convert.getContext();
+  OpBuilder b(convert);
+  auto memType = MemDescType::get(ctx, type.getShape(), type.getElementType(),
+                                  chooseShared(ctx, type));
+  Value buffer = LocalAllocOp::create(b, convert.getLoc(), memType,
+                                      convert.getSrc(), /*offset=*/IntegerAttr());
+  return LocalLoadOp::create(b, convert.getLoc(), type, buffer);
+}
+
 namespace {
 struct StageOperandsPass
     : mla::tilegpu::impl::TileGPUStageOperandsBase<StageOperandsPass> {
@@ -408,6 +434,23 @@ struct StageOperandsPass
       }
       if (ConvertLayoutOp rhs = stageable(dot.getRhs()))
         splitDot(stager, dot, rhs, invariantLhsToStage(dot));
+    }
+    // The products split above share their left operand: one exchange.
+    SmallVector<ConvertLayoutOp> exchanges;
+    getOperation().walk([&](tile::DotOp dot) {
+      auto lhs = dot.getLhs().getDefiningOp<ConvertLayoutOp>();
+      if (lhs && !stager.isStageable(lhs.getSrc()) &&
+          !llvm::is_contained(exchanges, lhs))
+        exchanges.push_back(lhs);
+    });
+    for (ConvertLayoutOp lhs : exchanges) {
+      if (Value exchanged = exchangeThroughBuffer(lhs)) {
+        lhs.getResult().replaceUsesWithIf(exchanged, [](OpOperand &use) {
+          return isa<tile::DotOp>(use.getOwner()) && use.getOperandNumber() == 0;
+        });
+        if (lhs->use_empty())
+          lhs.erase();
+      }
     }
   }
 };
