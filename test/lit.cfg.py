@@ -26,6 +26,13 @@ config.substitutions.append(("%amdref", '"%s" %s' % (
 # Random inputs and float64 checks for the examples.
 config.substitutions.append(("%npytool", '"%s" %s' % (
     sys.executable, os.path.join(config.mla_src_root, "utils", "npytool.py"))))
+# Generated tile programs (fuzz/gen): the generator, and the differential
+# test across targets with this build's tools.
+config.substitutions.append(("%fuzzgen", '"%s" %s' % (
+    sys.executable, os.path.join(config.mla_src_root, "fuzz", "gen", "generate.py"))))
+config.substitutions.append(("%difftest", '"%s" %s --bin "%s"' % (
+    sys.executable, os.path.join(config.mla_src_root, "fuzz", "gen", "difftest.py"),
+    config.mla_tools_dir)))
 # The resource table of AMDGPU code objects.
 config.substitutions.append(("%resources", '"%s" %s' % (
     sys.executable, os.path.join(config.mla_src_root, "utils", "resources.py"))))
