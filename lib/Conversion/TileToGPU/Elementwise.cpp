@@ -3,7 +3,8 @@
 // Operands and result of an elementwise op share one layout, so the op
 // applies register by register: the same op on the per-lane vectors.
 // `exp` becomes the chip's base-2 exponential of x * log2(e), `log` the
-// target's natural logarithm.
+// target's natural logarithm; on f16 and bf16 tiles both compute in f32
+// (exact extension, one rounding back), as the chips' instructions do.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,22 @@ static bool hasTileTypes(Operation *op) {
   };
   return llvm::any_of(op->getOperandTypes(), isTile) ||
          llvm::any_of(op->getResultTypes(), isTile);
+}
+
+/// `fn` of the f32 registers `x`: f16 and bf16 registers are extended to
+/// f32 first and the result rounded back; null for other element types.
+static Value inF32(OpBuilder &b, Location loc, Value x,
+                   function_ref<Value(Value)> fn) {
+  Type element = getElementTypeOrSelf(x.getType());
+  if (element.isF32())
+    return fn(x);
+  if (!element.isF16() && !element.isBF16())
+    return {};
+  Type wide = b.getF32Type();
+  if (auto vec = dyn_cast<VectorType>(x.getType()))
+    wide = VectorType::get(vec.getShape(), wide);
+  Value result = fn(arith::ExtFOp::create(b, loc, wide, x));
+  return arith::TruncFOp::create(b, loc, x.getType(), result);
 }
 
 namespace {
@@ -54,18 +71,19 @@ struct ExpLowering : OpConversionPattern<math::ExpOp> {
   LogicalResult
   matchAndRewrite(math::ExpOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Type type = adaptor.getOperand().getType();
-    if (!getElementTypeOrSelf(type).isF32())
-      return rewriter.notifyMatchFailure(op, "only f32 exp uses exp2");
     Location loc = op.getLoc();
-    FloatAttr scalar = rewriter.getF32FloatAttr(1.4426950408889634);
-    TypedAttr log2eAttr = scalar;
-    if (auto vec = dyn_cast<VectorType>(type))
-      log2eAttr = SplatElementsAttr::get(vec, scalar);
-    Value log2e = arith::ConstantOp::create(rewriter, loc, log2eAttr);
-    Value scaled = arith::MulFOp::create(rewriter, loc, adaptor.getOperand(),
-                                         log2e);
-    rewriter.replaceOp(op, state.target.exp2(rewriter, loc, scaled));
+    Value result = inF32(rewriter, loc, adaptor.getOperand(), [&](Value x) {
+      FloatAttr scalar = rewriter.getF32FloatAttr(1.4426950408889634);
+      TypedAttr log2eAttr = scalar;
+      if (auto vec = dyn_cast<VectorType>(x.getType()))
+        log2eAttr = SplatElementsAttr::get(vec, scalar);
+      Value log2e = arith::ConstantOp::create(rewriter, loc, log2eAttr);
+      Value scaled = arith::MulFOp::create(rewriter, loc, x, log2e);
+      return state.target.exp2(rewriter, loc, scaled);
+    });
+    if (!result)
+      return rewriter.notifyMatchFailure(op, "exp of f16, bf16 or f32 only");
+    rewriter.replaceOp(op, result);
     return success();
   }
   LoweringState &state;
@@ -79,10 +97,13 @@ struct LogLowering : OpConversionPattern<math::LogOp> {
   LogicalResult
   matchAndRewrite(math::LogOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(adaptor.getOperand().getType()).isF32())
-      return rewriter.notifyMatchFailure(op, "only f32 log is native");
-    rewriter.replaceOp(
-        op, state.target.log(rewriter, op.getLoc(), adaptor.getOperand()));
+    Location loc = op.getLoc();
+    Value result = inF32(rewriter, loc, adaptor.getOperand(), [&](Value x) {
+      return state.target.log(rewriter, loc, x);
+    });
+    if (!result)
+      return rewriter.notifyMatchFailure(op, "log of f16, bf16 or f32 only");
+    rewriter.replaceOp(op, result);
     return success();
   }
   LoweringState &state;
@@ -95,10 +116,13 @@ struct Exp2Lowering : OpConversionPattern<math::Exp2Op> {
   LogicalResult
   matchAndRewrite(math::Exp2Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!getElementTypeOrSelf(adaptor.getOperand().getType()).isF32())
-      return rewriter.notifyMatchFailure(op, "only f32 exp2 is native");
-    rewriter.replaceOp(
-        op, state.target.exp2(rewriter, op.getLoc(), adaptor.getOperand()));
+    Location loc = op.getLoc();
+    Value result = inF32(rewriter, loc, adaptor.getOperand(), [&](Value x) {
+      return state.target.exp2(rewriter, loc, x);
+    });
+    if (!result)
+      return rewriter.notifyMatchFailure(op, "exp2 of f16, bf16 or f32 only");
+    rewriter.replaceOp(op, result);
     return success();
   }
   LoweringState &state;

@@ -282,11 +282,14 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
 
     Type stored = memoryType(access.element);
     // Invalid elements read as zero bits: only another padding value
-    // needs a select.
+    // needs a select, and then the rows past the view, which the chip
+    // reads as zero, must be known invalid too.
     Value pad = adaptor.getPad().empty() ? Value() : adaptor.getPad().front();
     if (pad &&
         (matchPattern(pad, m_Zero()) || matchPattern(pad, m_PosZeroFloat())))
       pad = Value();
+    if (pad)
+      access.rowsBounded = false;
 
     // A tile that only goes to LDS is written there by its first copies
     // (local_alloc): replicas in other lanes or waves need not read memory.

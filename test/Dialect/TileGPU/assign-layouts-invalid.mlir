@@ -34,3 +34,23 @@ tile.kernel @copy48x80(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>) {
   tile.store %t, %bv[%c0, %c0] : tensor<48x80xbf16>, !tile.view<48x80xbf16>
   tile.return
 }
+
+// -----
+
+// A product whose K is not a multiple of the matrix instruction's is
+// refused with the operand shapes, the instruction and the rule, where
+// the lowering used to crash without a lane map for the operands.
+tile.kernel @dot_k8(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %av = tile.view %a sizes [16, 8] strides [8, 1] : !tile.ptr<bf16> -> !tile.view<16x8xbf16>
+  %bv = tile.view %b sizes [8, 16] strides [16, 1] : !tile.ptr<bf16> -> !tile.view<8x16xbf16>
+  %cv = tile.view %c sizes [16, 16] strides [16, 1] : !tile.ptr<f32> -> !tile.view<16x16xf32>
+  %x = tile.load %av[%c0, %c0] : !tile.view<16x8xbf16> -> tensor<16x8xbf16>
+  %y = tile.load %bv[%c0, %c0] : !tile.view<8x16xbf16> -> tensor<8x16xbf16>
+  %z = arith.constant 0.0 : f32
+  %acc = tile.splat %z : tensor<16x16xf32>
+  // expected-error @below {{cannot take 16x8 by 8x16 operands on gfx950's 16x16x32 matrix instruction (a 16x8 tile is not made of 16x32 instruction tiles); M, N and K must be multiples of the instruction's}}
+  %d = tile.dot %x, %y, %acc : tensor<16x8xbf16>, tensor<8x16xbf16> -> tensor<16x16xf32>
+  tile.store %d, %cv[%c0, %c0] : tensor<16x16xf32>, !tile.view<16x16xf32>
+  tile.return
+}

@@ -367,9 +367,44 @@ LogicalResult LayoutAssigner::rewrite() {
     OpBuilder b(op);
     Location loc = op->getLoc();
     if (auto dot = dyn_cast<tile::DotOp>(op)) {
-      auto mma = dyn_cast<MmaAttr>(tileType(dot.getResult()).getEncoding());
-      if (!mma)
+      auto group = dyn_cast<MmaAttr>(tileType(dot.getResult()).getEncoding());
+      if (!group)
         return op->emitOpError("needs a matrix-core result layout");
+      // The product's own instruction may take a K the group's does not;
+      // its result layout is the group's either way.
+      MmaAttr mma = withInstrKFor(group, chip,
+                                  tileType(dot.getLhs()).getDimSize(1));
+      if (mma != group) {
+        dot.getAccMutable().assign(convertTo(b, loc, dot.getAcc(), mma));
+        dot.getResult().setType(withLayout(tileType(dot.getResult()), mma));
+        OpBuilder after(ctx);
+        after.setInsertionPointAfter(dot);
+        Value back = ConvertLayoutOp::create(
+            after, loc, withLayout(tileType(dot.getResult()), group),
+            dot.getResult());
+        dot.getResult().replaceAllUsesExcept(back, back.getDefiningOp());
+      }
+      // Each operand and the result must be whole instruction blocks.
+      for (auto [value, layout] :
+           {std::pair<Value, Attribute>{dot.getLhs(),
+                                        DotOperandAttr::get(ctx, 0, mma)},
+            {dot.getRhs(), DotOperandAttr::get(ctx, 1, mma)},
+            {dot.getResult(), mma}}) {
+        RankedTensorType type = tileType(value);
+        std::string why;
+        if (succeeded(cast<DistributedLayoutAttr>(layout).getLaneMap(
+                type.getShape(), &why)))
+          continue;
+        return op->emitOpError()
+               << "cannot take " << dot.getLhs().getType().getShape()[0] << "x"
+               << dot.getLhs().getType().getShape()[1] << " by "
+               << dot.getRhs().getType().getShape()[0] << "x"
+               << dot.getRhs().getType().getShape()[1] << " operands on "
+               << chip.name << "'s " << mma.getInstrM() << "x"
+               << mma.getInstrN() << "x" << mma.getInstrK()
+               << " matrix instruction (" << why
+               << "); M, N and K must be multiples of the instruction's";
+      }
       dot.getLhsMutable().assign(convertTo(
           b, loc, dot.getLhs(), DotOperandAttr::get(ctx, 0, mma)));
       dot.getRhsMutable().assign(convertTo(

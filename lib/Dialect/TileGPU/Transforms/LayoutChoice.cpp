@@ -82,6 +82,17 @@ MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
                       {rowWarps, numWarps / rowWarps});
 }
 
+MmaAttr mla::tilegpu::withInstrKFor(MmaAttr mma, const ChipInfo &chip,
+                                    int64_t k) {
+  unsigned instrK = mma.getInstrK();
+  if (k % instrK == 0 || chip.family != ChipFamily::CDNA4 ||
+      k % (instrK / 2) != 0)
+    return mma;
+  return MmaAttr::get(mma.getContext(), mma.getKind(),
+                      {mma.getInstrM(), mma.getInstrN(), instrK / 2},
+                      mma.getWarpsPerCTA());
+}
+
 MemDescType mla::tilegpu::bufferArrayOf(MemDescType type, int64_t count) {
   SharedAttr layout = type.getLayout();
   SmallVector<int64_t> shape = {count};

@@ -22,6 +22,12 @@ BlockedAttr chooseBlocked(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
 MmaAttr chooseMma(mlir::MLIRContext *ctx, const ChipInfo &chip, int64_t m,
                   int64_t n, unsigned numWarps);
 
+/// `mma` with the instruction K for a product of contraction length `k`:
+/// the chip's, or where that does not divide `k`, the half-K instruction
+/// that CDNA4 keeps from CDNA3 (K = 16 against gfx950's 32). The result
+/// layouts of the two are the same.
+MmaAttr withInstrKFor(MmaAttr mma, const ChipInfo &chip, int64_t k);
+
 /// `type` with a leading dimension of `count` buffers (a
 /// tilegpu.local_buffer's type), the new dimension the slowest.
 MemDescType bufferArrayOf(MemDescType type, int64_t count);
