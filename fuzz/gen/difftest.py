@@ -2,7 +2,8 @@
 """Differential testing of the targets on generated tile programs.
 
   difftest.py --seeds A:B[,C:D...] [--negative E:F] [--out DIR]
-              [--targets T,...] [--ops N] [--shape RxC] [--skip I,J]
+              [--targets T,...] [--compile-targets T,...] [--ops N]
+              [--shape RxC] [--skip I,J]
               [--no-shrink] [--fake-finding REGEX] [--bin DIR] [--timeout S]
 
 For each seed A <= s < B (and C <= s < D ...), generate.py's program is
@@ -10,7 +11,9 @@ compiled for the host and each emulated AMD target (mla-compile
 --target=host|gfx950-emu|gfx942-emu), run with the same random inputs
 (mla-run --kernel, the output buffer made with empty:, i.e. filled with NaN
 or the largest integer so unwritten elements show) and the outputs
-compared with the host's. Seeds E <= s < F of
+compared with the host's; then it is compiled for each --compile-targets
+target (default sm_90, which nothing here runs: its PTX goes through
+ptxas where mla-compile finds one), which must take it. Seeds E <= s < F of
 --negative get a program on a shape the GPU layout rule refuses:
 the host must compile it, each GPU target must exit 1 with one `error:`
 line and write no output.
@@ -68,6 +71,9 @@ import amdref  # noqa: E402  (.npy files without numpy)
 import generate  # noqa: E402
 
 EMU_TARGETS = ["gfx950-emu", "gfx942-emu"]
+# Targets that only compile here (no emulator): the NVPTX lowering, and
+# ptxas on its PTX where mla-compile finds one.
+COMPILE_TARGETS = ["sm_90"]
 # Negative programs are only compiled, so the code-object targets come too.
 NEGATIVE_TARGETS = ["gfx950-emu", "gfx942-emu", "gfx950", "gfx942"]
 SHAPE_TRIES = 6
@@ -224,7 +230,7 @@ def compare(host, other, bound):
 # Checks.
 # ---------------------------------------------------------------------------
 
-def check(program, runner, targets):
+def check(program, runner, targets, compile_targets):
     """The first finding of `program` (None when there is none)."""
     with open(runner.path("program.mlir"), "w") as f:
         f.write(program.text)
@@ -252,6 +258,11 @@ def check(program, runner, targets):
                                          program.output.elem), program.err)
         if diff:
             return Finding("mismatch", target, diff)
+    for target in compile_targets:
+        found = tool_finding(*runner.compile(target, target + ".out"), target,
+                             "refused")
+        if found:
+            return found
     return None
 
 
@@ -291,7 +302,8 @@ class Checker:
             return (Finding("fake", "-", "matches " + self.fake.pattern)
                     if self.fake.search(program.text) else None)
         directory = tempfile.mkdtemp(dir=self.scratch)
-        return check(program, self.runner(directory), self.args.targets)
+        return check(program, self.runner(directory), self.args.targets,
+                     self.args.compile_targets)
 
 
 def smaller_shapes(shape, tries=SHAPE_TRIES):
@@ -353,7 +365,7 @@ def record(program, finding, checker, out_dir):
             f.write(program.text)
         return case
     runner = checker.runner(case)
-    check(program, runner, checker.args.targets)
+    check(program, runner, checker.args.targets, checker.args.compile_targets)
     with open(os.path.join(case, "commands.sh"), "w") as f:
         f.write("# Run in this directory; the last command shows: %s\n"
                 % finding)
@@ -376,6 +388,7 @@ def parse_args():
     parser.add_argument("--negative", type=seed_range, default=[])
     parser.add_argument("--out", default="difftest-findings")
     parser.add_argument("--targets", default=",".join(EMU_TARGETS))
+    parser.add_argument("--compile-targets", default=",".join(COMPILE_TARGETS))
     parser.add_argument("--ops", type=int)
     parser.add_argument("--shape", type=generate.parse_shape)
     parser.add_argument("--skip", default="")
@@ -386,6 +399,7 @@ def parse_args():
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)  # the tools run from a scratch directory
     args.targets = [t for t in args.targets.split(",") if t]
+    args.compile_targets = [t for t in args.compile_targets.split(",") if t]
     args.skip = {int(i) for i in args.skip.split(",") if i}
     return args
 

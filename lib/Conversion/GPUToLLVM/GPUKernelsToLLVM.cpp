@@ -17,6 +17,7 @@
 #include "mlir/Conversion/GPUToROCDL/Runtimes.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -37,6 +38,22 @@ using namespace mlir;
 using namespace mla;
 
 namespace {
+/// |x| as llvm.fabs (NVPTX's abs.f32/abs.f16), ahead of the GPU-to-NVVM
+/// patterns' call to libdevice's __nv_fabsf: no device library is linked.
+struct AbsFToFAbs : ConvertOpToLLVMPattern<math::AbsFOp> {
+  AbsFToFAbs(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(math::AbsFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::FAbsOp>(op, type, adaptor.getOperand());
+    return success();
+  }
+};
+
 struct ConvertGPUKernelsToLLVMPass
     : mla::impl::ConvertGPUKernelsToLLVMBase<ConvertGPUKernelsToLLVMPass> {
   using Base::Base;
@@ -95,6 +112,7 @@ struct ConvertGPUKernelsToLLVMPass
       target.addIllegalDialect<amdgpu::AMDGPUDialect>();
     } else {
       populateGpuToNVVMConversionPatterns(converter, patterns);
+      patterns.add<AbsFToFAbs>(converter);
       target.addLegalDialect<NVVM::NVVMDialect>();
     }
     target.addIllegalDialect<mlir::gpu::GPUDialect, arith::ArithDialect,
