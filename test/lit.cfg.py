@@ -70,6 +70,13 @@ if os.path.exists("/dev/kfd"):
     config.available_features.add("hip-device")
 if os.path.exists("/dev/nvidiactl"):
     config.available_features.add("cuda-device")
+# PyTorch, for the Python package's tests with tensors.
+try:
+    import importlib.util
+    if importlib.util.find_spec("torch") is not None:
+        config.available_features.add("torch")
+except (ImportError, ValueError):
+    pass
 # A CUDA driver library to load (mla-run and the Python package open it).
 try:
     import ctypes

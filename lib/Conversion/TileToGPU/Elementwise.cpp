@@ -89,44 +89,31 @@ struct ExpLowering : OpConversionPattern<math::ExpOp> {
   LoweringState &state;
 };
 
-/// ln(x) as the target computes it: no device library is linked.
-struct LogLowering : OpConversionPattern<math::LogOp> {
-  LogLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-              LoweringState &state)
-      : OpConversionPattern(converter, ctx, /*benefit=*/2), state(state) {}
+/// `op` through the target's own instruction sequence for it (`lower`):
+/// ln for math.log, 2^x for math.exp2; no device library is linked.
+template <typename MathOp,
+          Value (GpuTarget::*lower)(OpBuilder &, Location, Value) const>
+struct TargetMathLowering : OpConversionPattern<MathOp> {
+  TargetMathLowering(GpuTypeConverter &converter, MLIRContext *ctx,
+                     LoweringState &state)
+      : OpConversionPattern<MathOp>(converter, ctx, /*benefit=*/2),
+        state(state) {}
   LogicalResult
-  matchAndRewrite(math::LogOp op, OpAdaptor adaptor,
+  matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value result = inF32(rewriter, loc, adaptor.getOperand(), [&](Value x) {
-      return state.target.log(rewriter, loc, x);
+      return (state.target.*lower)(rewriter, loc, x);
     });
     if (!result)
-      return rewriter.notifyMatchFailure(op, "log of f16, bf16 or f32 only");
+      return rewriter.notifyMatchFailure(op, "f16, bf16 or f32 operands only");
     rewriter.replaceOp(op, result);
     return success();
   }
   LoweringState &state;
 };
-
-struct Exp2Lowering : OpConversionPattern<math::Exp2Op> {
-  Exp2Lowering(GpuTypeConverter &converter, MLIRContext *ctx,
-               LoweringState &state)
-      : OpConversionPattern(converter, ctx, /*benefit=*/2), state(state) {}
-  LogicalResult
-  matchAndRewrite(math::Exp2Op op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value result = inF32(rewriter, loc, adaptor.getOperand(), [&](Value x) {
-      return state.target.exp2(rewriter, loc, x);
-    });
-    if (!result)
-      return rewriter.notifyMatchFailure(op, "exp2 of f16, bf16 or f32 only");
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-  LoweringState &state;
-};
+using LogLowering = TargetMathLowering<math::LogOp, &GpuTarget::log>;
+using Exp2Lowering = TargetMathLowering<math::Exp2Op, &GpuTarget::exp2>;
 } // namespace
 
 void mla::gpu::populateElementwisePatterns(GpuTypeConverter &converter,
