@@ -49,8 +49,9 @@
 // RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c942_16.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
 //
-// The NVIDIA lowering (mma.sync m16n8k16 on the tensor cores) compiles to
-// PTX; test/Target/NVPTX/examples-cuda.test runs it where a GPU is.
+// The NVIDIA lowering (wgmma for the 64-row block, mma.sync m16n8k16 for
+// the 16-row one) compiles to PTX; test/Target/NVPTX/examples-cuda.test
+// runs it where a GPU is.
 // RUN: mla-compile %s --target=sm_90 --emit=asm -o - | FileCheck %s --check-prefix=PTX
 
 // CHECK-LABEL: tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32>
@@ -67,7 +68,7 @@
 // LAUNCH16: run: target=host kernel=gemm_bf16_bm16 grid=5x2x1
 // HOST: check: rel_fro={{.*}} outside_tol=0/7000 nan=0 PASS
 // PTX-LABEL: .visible .entry gemm_bf16(
-// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // PTX-LABEL: .visible .entry gemm_bf16_bm16(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 

@@ -75,7 +75,8 @@ def TileGPU_BlockedAttr : TileGPU_LayoutAttr<"Blocked", "blocked"> {
 //===----------------------------------------------------------------------===//
 
 def TileGPU_MmaKind : I32EnumAttr<"MmaKind", "matrix-core instruction family", [
-    I32EnumAttrCase<"mfma", 0>, I32EnumAttrCase<"mma_sync", 1>
+    I32EnumAttrCase<"mfma", 0>, I32EnumAttrCase<"mma_sync", 1>,
+    I32EnumAttrCase<"wgmma", 2>
   ]> {
   let cppNamespace = "::mla::tilegpu";
   let genSpecializedAttr = 0;
@@ -90,6 +91,12 @@ def TileGPU_MmaAttr : TileGPU_LayoutAttr<"Mma", "mma"> {
     `warpsPerCTA` = [wm, wn] warps split the rows and columns of the tile,
     and each warp repeats the instruction over its part. The lane layout of
     one instruction is the hardware's (shared/AMD.md, PTX ISA).
+
+    `wgmma` is sm_90a's warpgroup product: one instruction of m = 64 rows
+    is issued by 4 consecutive warps, warp w % 4 holding rows
+    16 * (w % 4) ..+16 of it; wm is a multiple of 4 and wm / 4 warpgroups
+    split the rows, wn the columns, n columns each. Its operands are read
+    from shared memory (`tilegpu.warpgroup_dot`), not from registers.
 
     ```mlir
     #tilegpu.mma<kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [4, 1]>
@@ -191,15 +198,31 @@ def TileGPU_SharedAttr : TileGPU_Attr<"Shared", "shared"> {
     rows a matrix-core operand read touches at once over distinct banks.
     `vec = 1, perPhase = 1, maxPhase = 1` is plain row-major.
 
+    A nonzero `atom` cuts the fastest dimension into atoms of that many
+    elements, stored one after another, each as deep as the buffer
+    ([cols / atom][rows][atom]); the swizzle stays inside an atom
+    (`atom = vec * maxPhase`). With 16-byte groups and 32, 64 or 128-byte
+    atoms these are the canonical swizzled layouts that sm_90a's warpgroup
+    products read through matrix descriptors (PTX ISA, "Shared Memory
+    Matrix Layout").
+
     ```mlir
     #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+    #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 64>
     ```
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
                         "unsigned":$maxPhase,
-                        ArrayRefParameter<"unsigned">:$order);
+                        ArrayRefParameter<"unsigned">:$order,
+                        DefaultValuedParameter<"unsigned", "0">:$atom);
   let assemblyFormat =
-      "`<` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,` `maxPhase` `=` $maxPhase `,` `order` `=` `[` $order `]` `>`";
+      "`<` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,` `maxPhase` `=` $maxPhase `,` `order` `=` `[` $order `]` (`,` `atom` `=` $atom^)? `>`";
+  let builders = [
+    AttrBuilder<(ins "unsigned":$vec, "unsigned":$perPhase,
+                     "unsigned":$maxPhase, "::llvm::ArrayRef<unsigned>":$order), [{
+      return $_get($_ctxt, vec, perPhase, maxPhase, order, 0);
+    }]>
+  ];
   let genVerifyDecl = 1;
 }
 

@@ -207,4 +207,31 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait", [
   let assemblyFormat = "attr-dict";
 }
 
+def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [
+    MemoryEffects<[MemRead]>, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "a tile product whose operands are read from shared memory";
+  let description = [{
+    `acc + a * b` on the chip's warpgroup matrix instructions (sm_90a
+    wgmma), the result in the `wgmma` layout of `acc`. `a` is the [M, K]
+    left operand; `b` holds the right operand as [K, N], or with
+    `rhs_transposed` as its transpose [N, K] (K contiguous: a K tile's
+    rows). Both are buffers (or windows of buffers) in the canonical
+    swizzled layouts the instructions' matrix descriptors address.
+
+    ```mlir
+    %s = tilegpu.warpgroup_dot %q, %k, %acc {rhs_transposed}
+        : !tilegpu.memdesc<64x576xbf16, #shared>,
+          !tilegpu.memdesc<32x576xbf16, #shared> -> tensor<64x32xf32, #mma>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$a, TileGPU_MemDescType:$b,
+                       AnyStaticShapeTensor:$acc, UnitAttr:$rhs_transposed);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,`
+    qualified(type($b)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // MLA_TILEGPU_OPS_TD

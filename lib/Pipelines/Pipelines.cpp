@@ -93,6 +93,7 @@ void mla::buildTileToGpuPipeline(OpPassManager &pm,
   pm.addPass(tilegpu::createTileGPUStageOperands());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(tilegpu::createTileGPUWarpgroupDots());
   tilegpu::TileGPUPipelineLoadsOptions pipelining;
   pipelining.chip = options.chip;
   pm.addPass(tilegpu::createTileGPUPipelineLoads(pipelining));

@@ -209,7 +209,7 @@ int main(int argc, char **argv) {
     buildHostPipeline(pm);
   } else {
     GpuPipelineOptions options;
-    options.chip = target->cpu.str();
+    options.chip = target->chip.str();
     buildTileToGpuLLVMPipeline(pm, options);
   }
   if (failed(pm.run(*module)))

@@ -20,6 +20,10 @@ struct TargetInfo {
   llvm::StringRef name;
   TargetKind kind;
   llvm::StringRef triple;
+  /// The chip the GPU lowering chooses layouts and instructions for
+  /// (tilegpu::ChipInfo); empty for the host.
+  llvm::StringRef chip;
+  /// LLVM's name of the processor code is generated for.
   llvm::StringRef cpu;
   llvm::StringRef features;
   /// An emulation target (gfx950-emu, gfx942-emu) lowers as its chip

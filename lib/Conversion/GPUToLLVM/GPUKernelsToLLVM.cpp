@@ -20,6 +20,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/AMDGPU/Utils/Chipset.h"
@@ -121,11 +122,28 @@ struct ConvertGPUKernelsToLLVMPass
     target.addLegalOp<mlir::gpu::GPUModuleOp>();
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return failure();
+    if (!info.isAMD() && failed(lowerToInlinePtx(module)))
+      return failure();
     if (info.isAMD()) {
       pinWorkgroupSizes(module);
       clearIeeeMode(module);
     }
     return success();
+  }
+
+  /// NVVM ops with no LLVM intrinsic (wgmma.mma_async) become inline PTX,
+  /// in a conversion of their own: among the main conversion's patterns
+  /// they change how math.tanh lowers (to llvm.tanh, which NVPTX cannot
+  /// select, instead of the library call that the PTX check refuses by
+  /// name).
+  static LogicalResult lowerToInlinePtx(mlir::gpu::GPUModuleOp module) {
+    MLIRContext *ctx = module.getContext();
+    RewritePatternSet patterns(ctx);
+    populateNVVMToLLVMConversionPatterns(patterns);
+    ConversionTarget target(*ctx);
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target.addIllegalOp<NVVM::WgmmaMmaAsyncOp>();
+    return applyPartialConversion(module, target, std::move(patterns));
   }
 
   /// What LICM hoists out of a loop that holds another loop stays live

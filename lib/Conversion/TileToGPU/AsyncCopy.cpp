@@ -169,14 +169,23 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
   }
 
   /// The (row, column) of the tile element stored at byte `slot` of a
-  /// buffer of `type` (rank 2, row-major): the swizzle XORs the group index
-  /// with the row's phase, which is its own inverse.
+  /// buffer of `type` (rank 2, row-major, or atom after atom): the swizzle
+  /// XORs the group index with the row's phase, which is its own inverse.
   static std::pair<Value, Value> tileElementAt(OpBuilder &b, Location loc,
                                                MemDescType type, Value slot) {
     SharedAttr layout = type.getLayout();
-    int64_t columns = type.getShape()[1];
+    int64_t rows = type.getShape()[0];
+    int64_t columns = layout.getAtom() ? layout.getAtom() : type.getShape()[1];
     Value element = arith::DivUIOp::create(
         b, loc, slot, indexConst(b, loc, memoryBytes(type.getElementType())));
+    Value atomStart = indexConst(b, loc, 0);
+    if (layout.getAtom()) {
+      Value atomElements = indexConst(b, loc, rows * columns);
+      atomStart = arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, element, atomElements),
+          indexConst(b, loc, columns));
+      element = arith::RemUIOp::create(b, loc, element, atomElements);
+    }
     Value row =
         arith::DivUIOp::create(b, loc, element, indexConst(b, loc, columns));
     Value col =
@@ -194,7 +203,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
                                   arith::MulIOp::create(b, loc, group, vec),
                                   arith::RemUIOp::create(b, loc, col, vec));
     }
-    return {row, col};
+    return {row, arith::AddIOp::create(b, loc, atomStart, col)};
   }
   LoweringState &state;
 };

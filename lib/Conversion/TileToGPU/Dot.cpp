@@ -9,6 +9,7 @@
 
 #include "GpuLowering.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 
 using namespace mlir;
 using namespace mla;
@@ -71,6 +72,9 @@ struct DotLowering : OpConversionPattern<tile::DotOp> {
         rhsLayout.getOpIdx() != 1)
       return op.emitOpError("needs a matrix-core result layout and the "
                             "matching operand layouts");
+    if (mma.getKind() == MmaKind::wgmma)
+      return op.emitOpError("is a warpgroup product, whose operands are read "
+                            "from shared memory: run tilegpu-warpgroup-dots");
     Type element = op.getLhs().getType().getElementType();
     if (!state.target.hasMma(mma, element))
       return op.emitOpError()
@@ -119,8 +123,149 @@ struct DotLowering : OpConversionPattern<tile::DotOp> {
 };
 } // namespace
 
+namespace {
+/// A warpgroup product: each warpgroup issues, for each 64 x n block of
+/// the result it holds (the `wgmma` lane map's register blocks: columns,
+/// then rows), one instruction per 16 of K, all between one fence and one
+/// wait. The descriptors address the operand buffers at each block's
+/// first row (column) and K step; the instructions apply the swizzle to
+/// the address bits, so a K step inside a swizzle atom is a plain byte
+/// offset.
+struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
+  WarpgroupDotLowering(GpuTypeConverter &converter, MLIRContext *ctx,
+                       LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(WarpgroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto mma = cast<MmaAttr>(op.getType().getEncoding());
+    Type element = op.getA().getType().getElementType();
+    if (!state.target.hasMma(mma, element))
+      return op.emitOpError() << state.target.chip().name
+                              << " has no warpgroup product for " << element
+                              << " operands";
+    auto [aType, aOffsets] = resolveWindow(op.getA());
+    auto [bType, bOffsets] = resolveWindow(op.getB());
+    if (!aType || !bType)
+      return op.emitOpError("reads a buffer that is neither a local_alloc "
+                            "nor one buffer of a local_buffer");
+    int64_t aAtom = aType.getLayout().getAtom();
+    int64_t bAtom = bType.getLayout().getAtom();
+    bool bMnMajor = !op.getRhsTransposed();
+    if (!aAtom || !bAtom || aType.getLayout().getOrder()[0] != 1 ||
+        bType.getLayout().getOrder()[0] != 1)
+      return op.emitOpError("reads buffers that are not in a canonical "
+                            "swizzled layout (tilegpu.shared with atoms)");
+    const KernelIds &ids = state.idsFor(op);
+    int64_t elementBytes = memoryBytes(element);
+    ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
+    int64_t instrN = mma.getInstrN(), m = op.getType().getDimSize(0),
+            n = op.getType().getDimSize(1), k = op.getA().getType().getShape()[1];
+    int64_t rowGroups = warps[0] / 4, colGroups = warps[1];
+    int64_t rowBlocks = m / (64 * rowGroups), colBlocks = n / (instrN * colGroups);
+
+    // This warp's warpgroup: column group first, then row group (the lane
+    // map's warp digits above the warpgroup's own 4).
+    Value group = arith::DivUIOp::create(rewriter, loc, ids.warp,
+                                         indexConst(rewriter, loc, 4));
+    Value colGroup = arith::RemUIOp::create(
+        rewriter, loc, group, indexConst(rewriter, loc, colGroups));
+    Value rowGroup = arith::DivUIOp::create(
+        rewriter, loc, group, indexConst(rewriter, loc, colGroups));
+    // Bytes from a buffer's element (r, c) to (r + dr, c) for a multiple
+    // of 8 rows, and to (r, c + dc) for whole atoms: both linear.
+    auto rowBytes = [&](MemDescType type, Value rows) {
+      return arith::MulIOp::create(
+          rewriter, loc, rows,
+          indexConst(rewriter, loc,
+                     sharedByteOffset(type, {1, 0})));
+    };
+    auto atomBytes = [&](MemDescType type, Value cols) {
+      int64_t atom = type.getLayout().getAtom();
+      return arith::MulIOp::create(
+          rewriter, loc, arith::DivUIOp::create(rewriter, loc, cols,
+                                                indexConst(rewriter, loc, atom)),
+          indexConst(rewriter, loc, sharedByteOffset(type, {0, atom})));
+    };
+    auto matrix = [&](Value buffer, MemDescType type, ArrayRef<int64_t> offsets,
+                      Value dynRow, Value dynCol, int64_t row, int64_t col,
+                      bool mnMajor) {
+      // The dynamic parts are whole 64-row (row) or instrN-column blocks.
+      int64_t atom = type.getLayout().getAtom();
+      Value bytes = arith::AddIOp::create(
+          rewriter, loc, rowBytes(type, dynRow), atomBytes(type, dynCol));
+      bytes = arith::AddIOp::create(
+          rewriter, loc, bytes,
+          indexConst(rewriter, loc,
+                     sharedByteOffset(type, {row + offsets[0],
+                                             col + offsets[1]})));
+      GpuTarget::SharedMatrix matrix;
+      matrix.address = ldsAddress(
+          rewriter, loc, ids,
+          arith::AddIOp::create(rewriter, loc, buffer,
+                                toI32(rewriter, loc, bytes)));
+      matrix.swizzleBytes = atom * elementBytes;
+      matrix.strideBytes = sharedByteOffset(type, {8, 0});
+      matrix.leadingBytes = sharedByteOffset(type, {0, atom});
+      matrix.mnMajor = mnMajor;
+      return matrix;
+    };
+    if ((bMnMajor && (bOffsets[1] % bAtom != 0 || instrN % bAtom != 0)) ||
+        (!bMnMajor && bOffsets[0] % 8 != 0) || aOffsets[0] % 8 != 0)
+      return op.emitOpError("reads a window that does not start on whole "
+                            "8-row groups and atoms, or an N-major right "
+                            "operand in instructions narrower than its atoms");
+
+    Value aBuffer = adaptor.getA(), bBuffer = adaptor.getB();
+    int64_t perInstr = instrN / 2;
+    SmallVector<Value> accs;
+    state.target.beginWarpgroupProduct(rewriter, loc);
+    for (int64_t mi = 0; mi < rowBlocks; ++mi) {
+      // Rows 64 * (rowGroup + rowGroups * mi) of A and of the result.
+      Value rows = arith::MulIOp::create(
+          rewriter, loc, rowGroup, indexConst(rewriter, loc, 64));
+      for (int64_t ni = 0; ni < colBlocks; ++ni) {
+        Value cols = arith::MulIOp::create(
+            rewriter, loc, colGroup, indexConst(rewriter, loc, instrN));
+        int64_t row0 = 64 * rowGroups * mi, col0 = instrN * colGroups * ni;
+        Value acc = getRegisters(rewriter, loc, adaptor.getAcc(),
+                                 (mi * colBlocks + ni) * perInstr, perInstr);
+        for (int64_t k0 = 0; k0 < k; k0 += 16) {
+          GpuTarget::SharedMatrix a =
+              matrix(aBuffer, aType, aOffsets, rows,
+                     indexConst(rewriter, loc, 0), row0, k0, false);
+          GpuTarget::SharedMatrix bm =
+              bMnMajor ? matrix(bBuffer, bType, bOffsets,
+                                indexConst(rewriter, loc, 0), cols, k0, col0,
+                                true)
+                       : matrix(bBuffer, bType, bOffsets, cols,
+                                indexConst(rewriter, loc, 0), col0, k0, false);
+          acc = state.target.warpgroupMma(rewriter, loc, mma, element, a, bm,
+                                          acc);
+        }
+        accs.push_back(acc);
+      }
+    }
+    state.target.endWarpgroupProduct(rewriter, loc);
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(registerType(op.getType())));
+    for (auto [i, acc] : llvm::enumerate(accs))
+      result = vector::InsertStridedSliceOp::create(
+          rewriter, loc, acc, result,
+          ArrayRef<int64_t>{static_cast<int64_t>(i) * perInstr},
+          ArrayRef<int64_t>{1});
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  LoweringState &state;
+};
+} // namespace
+
 void mla::gpu::populateDotPatterns(GpuTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    LoweringState &state) {
-  patterns.add<DotLowering>(converter, patterns.getContext(), state);
+  patterns.add<DotLowering, WarpgroupDotLowering>(converter,
+                                                  patterns.getContext(), state);
 }

@@ -179,9 +179,27 @@ void populateSharedPatterns(GpuTypeConverter &converter,
                             mlir::RewritePatternSet &patterns,
                             LoweringState &state);
 
+/// The type of the buffer `value` is a window of (a local_alloc or one
+/// buffer of a local_buffer), and the window's offsets in it; a null type
+/// when the buffer is not known. (A window lowers to its buffer's offset;
+/// its readers add the static offsets.)
+std::pair<tilegpu::MemDescType, llvm::SmallVector<int64_t>>
+resolveWindow(mlir::Value value);
+
+/// The byte offset in a buffer of `type` of the element at `coords`, for
+/// coordinates that the swizzle leaves in place (the first group of a row
+/// of a swizzle period, e.g. whole periods).
+int64_t sharedByteOffset(tilegpu::MemDescType type,
+                         llvm::ArrayRef<int64_t> coords);
+
+/// The byte alignment a buffer of `type` needs in LDS: 16, or one whole
+/// swizzle period of its atoms, which matrix descriptors address by the
+/// address bits (PTX ISA, "Shared Memory Matrix Layout").
+int64_t sharedAlignment(tilegpu::MemDescType type);
+
 /// Bytes between consecutive buffers of a `tilegpu.local_buffer` of type
 /// `buffers`: each padded to whole copies of 16 bytes per lane, so that a
-/// wave's last copy stays inside its buffer.
+/// wave's last copy stays inside its buffer, and to its alignment.
 int64_t ldsBufferStride(tilegpu::MemDescType buffers, unsigned waveSize);
 
 /// Places every LDS buffer (local_alloc, local_buffer) of `kernel` after
@@ -189,6 +207,9 @@ int64_t ldsBufferStride(tilegpu::MemDescType buffers, unsigned waveSize);
 /// bytes (LdsPlacement.cpp); returns the LDS bytes the kernel needs.
 int64_t assignLdsOffsets(mlir::Operation *kernel, int64_t scratchBytes,
                          unsigned waveSize);
+
+/// The alignment `kernel`'s LDS block needs: the largest of its buffers'.
+int64_t ldsAlignment(mlir::Operation *kernel);
 
 /// Erases each barrier of `func` that follows another in its block with no
 /// memory access between them (fences aside): the second orders nothing

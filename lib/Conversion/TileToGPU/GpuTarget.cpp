@@ -27,6 +27,20 @@ bool GpuTarget::isBarrier(Operation *op) const {
   return isa<mlir::gpu::BarrierOp>(op);
 }
 
+Value GpuTarget::warpgroupMma(OpBuilder &, Location, tilegpu::MmaAttr, Type,
+                              const SharedMatrix &, const SharedMatrix &,
+                              Value) const {
+  llvm_unreachable("the chip has no warpgroup products (warpgroupMma)");
+}
+
+void GpuTarget::beginWarpgroupProduct(OpBuilder &, Location) const {
+  llvm_unreachable("the chip has no warpgroup products (warpgroupMma)");
+}
+
+void GpuTarget::endWarpgroupProduct(OpBuilder &, Location) const {
+  llvm_unreachable("the chip has no warpgroup products (warpgroupMma)");
+}
+
 void GpuTarget::copyToLds(OpBuilder &, Location, Value, Value, Value, Value,
                           Value, Value, int64_t) const {
   llvm_unreachable("the chip has no copies into LDS (maxLdsCopyBytes)");

@@ -28,6 +28,7 @@ namespace {
 struct Placement {
   Operation *op;
   int64_t bytes;
+  int64_t alignment;
   int64_t first, last;
   int64_t offset = 0;
 };
@@ -51,10 +52,19 @@ struct ProgramOrder {
 };
 } // namespace
 
+int64_t mla::gpu::sharedAlignment(MemDescType type) {
+  SharedAttr layout = type.getLayout();
+  if (!layout.getAtom())
+    return 16;
+  return int64_t(layout.getAtom()) * memoryBytes(type.getElementType()) *
+         layout.getPerPhase() * layout.getMaxPhase();
+}
+
 int64_t mla::gpu::ldsBufferStride(MemDescType buffers, unsigned waveSize) {
   int64_t elements = buffers.getNumElements() / buffers.getShape().front();
   return llvm::alignTo(elements * memoryBytes(buffers.getElementType()),
-                       waveSize * 16);
+                       std::max<int64_t>(waveSize * 16,
+                                         sharedAlignment(buffers)));
 }
 
 /// Whether `op` is, or contains, a wait for every asynchronous copy.
@@ -110,19 +120,21 @@ int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
   ProgramOrder order(kernel);
   SmallVector<Placement> buffers;
   kernel->walk([&](Operation *op) {
-    int64_t bytes = 0;
+    int64_t bytes = 0, alignment = 16;
     if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
       MemDescType type = alloc.getType();
       bytes = llvm::alignTo(
           type.getNumElements() * memoryBytes(type.getElementType()), 16);
+      alignment = sharedAlignment(type);
     } else if (auto local = dyn_cast<LocalBufferOp>(op)) {
       MemDescType type = local.getType();
       bytes = type.getShape().front() * ldsBufferStride(type, waveSize);
+      alignment = sharedAlignment(type);
     } else {
       return;
     }
     auto [first, last] = liveRange(op, order);
-    buffers.push_back({op, bytes, first, last});
+    buffers.push_back({op, bytes, alignment, first, last});
   });
 
   // First fit, in order of first use, among the buffers live at the same
@@ -145,10 +157,11 @@ int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
     llvm::sort(live, [](const Placement *a, const Placement *b) {
       return a->offset < b->offset;
     });
-    int64_t offset = start;
+    int64_t offset = llvm::alignTo(start, buffer.alignment);
     for (const Placement *other : live)
       if (offset + buffer.bytes > other->offset)
-        offset = std::max(offset, other->offset + other->bytes);
+        offset = llvm::alignTo(std::max(offset, other->offset + other->bytes),
+                               buffer.alignment);
     buffer.offset = offset;
     end = std::max(end, offset + buffer.bytes);
     auto attr = IntegerAttr::get(IntegerType::get(kernel->getContext(), 64),
@@ -159,4 +172,14 @@ int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
       cast<LocalBufferOp>(buffer.op).setOffsetAttr(attr);
   }
   return end;
+}
+
+int64_t mla::gpu::ldsAlignment(Operation *kernel) {
+  int64_t alignment = 16;
+  kernel->walk([&](Operation *op) {
+    if (isa<LocalAllocOp, LocalBufferOp>(op))
+      alignment = std::max(
+          alignment, sharedAlignment(cast<MemDescType>(op->getResult(0).getType())));
+  });
+  return alignment;
 }

@@ -1,6 +1,7 @@
 //===- NVVMTarget.cpp - The GPU lowering's NVIDIA target ------------------===//
 //
-// sm_90: warp 32, mma.sync m16n8k16 through nvvm.mma.sync, global memory
+// sm_90: warp 32, mma.sync m16n8k16 through nvvm.mma.sync and sm_90a's
+// wgmma through nvvm.wgmma.mma_async (operands in shared memory), global memory
 // through plain pointers whose invalid accesses are branched around (there
 // is no bounded buffer access), vector accesses only at addresses aligned
 // to their size, exp2 and log through ex2.approx.f32 and lg2.approx.f32,
@@ -41,9 +42,12 @@ public:
   }
 
   bool hasMma(MmaAttr mma, Type element) const override {
+    if (!element.isBF16() && !element.isF16())
+      return false;
+    if (mma.getKind() == MmaKind::wgmma)
+      return true; // every shape the layout verifies
     return mma.getKind() == MmaKind::mma_sync && mma.getInstrM() == 16 &&
-           mma.getInstrN() == 8 && mma.getInstrK() == 16 &&
-           (element.isBF16() || element.isF16());
+           mma.getInstrN() == 8 && mma.getInstrK() == 16;
   }
 
   /// The lane's registers arrive in the order of the PTX ISA's fragments
@@ -74,6 +78,72 @@ public:
     for (int64_t i = 0; i < accType.getNumElements(); ++i)
       d.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
     return vector::FromElementsOp::create(b, loc, accType, d);
+  }
+
+  /// wgmma.mma_async m64nNk16 with f32 accumulators, both operands through
+  /// matrix descriptors (PTX ISA, "Matrix Descriptor Format"): bits 0-13
+  /// the start address, 16-29 the leading and 32-45 the stride byte offset
+  /// (each in 16-byte units), 62-63 the swizzle (1: 128, 2: 64, 3: 32
+  /// bytes). A K-major swizzled operand's leading offset is unused (1).
+  Value warpgroupMma(OpBuilder &b, Location loc, MmaAttr mma, Type element,
+                     const SharedMatrix &a, const SharedMatrix &bm,
+                     Value acc) const override {
+    auto accType = cast<VectorType>(acc.getType());
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(),
+        SmallVector<Type>(accType.getNumElements(), b.getF32Type()));
+    Value inouts = LLVM::UndefOp::create(b, loc, structType);
+    for (int64_t i = 0; i < accType.getNumElements(); ++i)
+      inouts = LLVM::InsertValueOp::create(
+          b, loc, inouts, vector::ExtractOp::create(b, loc, acc, i), i);
+    NVVM::WGMMATypes type =
+        element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    auto layoutOf = [](const SharedMatrix &m, bool isB) {
+      // A row-major A and a column-major B are K-major.
+      bool kMajor = !m.mnMajor;
+      return (kMajor != isB) ? NVVM::MMALayout::row : NVVM::MMALayout::col;
+    };
+    Value result = NVVM::WgmmaMmaAsyncOp::create(
+        b, loc, structType, inouts, descriptor(b, loc, a),
+        descriptor(b, loc, bm),
+        NVVM::MMAShapeAttr::get(b.getContext(), mma.getInstrM(),
+                                mma.getInstrN(), mma.getInstrK()),
+        type, type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+        layoutOf(a, /*isB=*/false), layoutOf(bm, /*isB=*/true),
+        /*satfinite=*/nullptr);
+    SmallVector<Value> d;
+    for (int64_t i = 0; i < accType.getNumElements(); ++i)
+      d.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
+    return vector::FromElementsOp::create(b, loc, accType, d);
+  }
+
+  void beginWarpgroupProduct(OpBuilder &b, Location loc) const override {
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  }
+
+  void endWarpgroupProduct(OpBuilder &b, Location loc) const override {
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  }
+
+  /// Shared-memory writes (st.shared, cp.async: the generic proxy) reach
+  /// wgmma's reads (the async proxy) through fence.proxy.async by the
+  /// writing thread before the barrier that orders them.
+  void fenceForWarpgroupReads(Operation *func) const override {
+    if (!func->walk([](NVVM::WgmmaMmaAsyncOp) { return WalkResult::interrupt(); })
+             .wasInterrupted())
+      return;
+    func->walk([&](Operation *op) {
+      if (!isBarrier(op))
+        return;
+      OpBuilder b(op);
+      NVVM::FenceProxyOp::create(
+          b, op->getLoc(),
+          NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
+    });
   }
 
   Value globalResource(OpBuilder &b, Location loc, Value base,
@@ -291,6 +361,24 @@ public:
   }
 
 private:
+  /// The 64-bit matrix descriptor of `m`.
+  static Value descriptor(OpBuilder &b, Location loc, const SharedMatrix &m) {
+    Type i64 = b.getI64Type();
+    auto constant = [&](uint64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, loc, i64, v);
+    };
+    Value address = LLVM::PtrToIntOp::create(b, loc, i64, m.address);
+    Value start = arith::ShRUIOp::create(
+        b, loc, arith::AndIOp::create(b, loc, address, constant(0x3FFFF)),
+        constant(4));
+    uint64_t swizzle = m.swizzleBytes == 128 ? 1 : m.swizzleBytes == 64 ? 2 : 3;
+    uint64_t leading = m.mnMajor ? uint64_t(m.leadingBytes) >> 4 : 1;
+    uint64_t fields = (leading & 0x3FFF) << 16 |
+                      (uint64_t(m.strideBytes >> 4) & 0x3FFF) << 32 |
+                      swizzle << 62;
+    return arith::OrIOp::create(b, loc, start, constant(fields));
+  }
+
   /// A one-operand intrinsic of `x`'s type.
   static Value callIntrinsic(OpBuilder &b, Location loc, StringRef name,
                              Value x) {

@@ -29,6 +29,33 @@ using namespace mla;
 using namespace mla::gpu;
 using namespace mla::tilegpu;
 
+/// The element index of (swizzled) coordinates `c` in a buffer of `type`:
+/// row-major in the layout's order, or, with atoms, atom after atom along
+/// the fastest dimension, each atom row-major over the buffer's rows.
+template <typename T, typename Mul, typename Add>
+static T linearElement(MemDescType type, SmallVector<T> c, Mul mul, Add add,
+                       function_ref<T(T, int64_t)> div,
+                       function_ref<T(T, int64_t)> rem, T zero) {
+  SharedAttr layout = type.getLayout();
+  ArrayRef<unsigned> order = layout.getOrder();
+  SmallVector<int64_t> extent(type.getShape());
+  unsigned fast = order[0];
+  int64_t atom = layout.getAtom();
+  T atomIndex = zero;
+  if (atom) {
+    atomIndex = div(c[fast], atom);
+    c[fast] = rem(c[fast], atom);
+    extent[fast] = atom;
+  }
+  T linear = zero;
+  for (unsigned d : llvm::reverse(order))
+    linear = add(mul(linear, extent[d]), c[d]);
+  if (atom)
+    linear = add(linear, mul(atomIndex, type.getNumElements() /
+                                            type.getShape()[fast] * atom));
+  return linear;
+}
+
 /// The byte offset (index) of element `coords` of a buffer of `type`.
 static Value sharedOffset(OpBuilder &b, Location loc, MemDescType type,
                           ArrayRef<Value> coords) {
@@ -49,14 +76,35 @@ static Value sharedOffset(OpBuilder &b, Location loc, MemDescType type,
     c[fast] = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, swizzled, vec), within);
   }
-  Value linear = indexConst(b, loc, 0);
-  for (unsigned d : llvm::reverse(order)) {
-    linear = arith::MulIOp::create(b, loc, linear,
-                                   indexConst(b, loc, type.getShape()[d]));
-    linear = arith::AddIOp::create(b, loc, linear, c[d]);
-  }
+  Value linear = linearElement<Value>(
+      type, c,
+      [&](Value v, int64_t k) {
+        return arith::MulIOp::create(b, loc, v, indexConst(b, loc, k))
+            .getResult();
+      },
+      [&](Value x, Value y) {
+        return arith::AddIOp::create(b, loc, x, y).getResult();
+      },
+      [&](Value v, int64_t k) -> Value {
+        return arith::DivUIOp::create(b, loc, v, indexConst(b, loc, k));
+      },
+      [&](Value v, int64_t k) -> Value {
+        return arith::RemUIOp::create(b, loc, v, indexConst(b, loc, k));
+      },
+      indexConst(b, loc, 0));
   return arith::MulIOp::create(
       b, loc, linear, indexConst(b, loc, memoryBytes(type.getElementType())));
+}
+
+int64_t mla::gpu::sharedByteOffset(MemDescType type,
+                                   ArrayRef<int64_t> coords) {
+  int64_t linear = linearElement<int64_t>(
+      type, SmallVector<int64_t>(coords),
+      [](int64_t v, int64_t k) { return v * k; },
+      [](int64_t x, int64_t y) { return x + y; },
+      [](int64_t v, int64_t k) { return v / k; },
+      [](int64_t v, int64_t k) { return v % k; }, int64_t(0));
+  return linear * memoryBytes(type.getElementType());
 }
 
 /// Registers per access: the first register digit when it walks the
@@ -78,10 +126,8 @@ static int64_t sharedRun(const LaneMap &map, MemDescType type) {
   return 1;
 }
 
-/// The type of the buffer `value` is a window of (a local_alloc or one
-/// buffer of a local_buffer), and the window's offsets in it; a null type
-/// when the buffer is not known.
-static std::pair<MemDescType, SmallVector<int64_t>> resolveWindow(Value value) {
+std::pair<MemDescType, SmallVector<int64_t>>
+mla::gpu::resolveWindow(Value value) {
   SmallVector<int64_t> offsets(cast<MemDescType>(value.getType()).getRank(),
                                0);
   while (auto slice = value.getDefiningOp<MemDescSliceOp>()) {
@@ -134,13 +180,10 @@ public:
             b, loc, value, indexConst(b, loc, low[d])));
       address = sharedOffset(b, loc, type, lowCoords);
     }
-    int64_t constant = 0;
-    for (unsigned d : llvm::reverse(type.getLayout().getOrder()))
-      constant = constant * type.getShape()[d] + high[d];
-    return arith::AddIOp::create(
-        b, loc, address,
-        indexConst(b, loc,
-                   constant * memoryBytes(type.getElementType())));
+    // The high parts are whole swizzle periods (whole atoms along the
+    // fastest dimension), where the placement is linear.
+    return arith::AddIOp::create(b, loc, address,
+                                 indexConst(b, loc, sharedByteOffset(type, high)));
   }
 
 private:

@@ -45,6 +45,7 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
     scratch = std::max(scratch, scratchBytes(op, waveSize));
   });
   int64_t ldsBytes = assignLdsOffsets(kernel, scratch, waveSize);
+  int64_t ldsAlign = ldsAlignment(kernel);
   countPendingCopies(kernel, warps.getInt(), state);
   if (ldsBytes > state.target.chip().ldsBytes) {
     // An instance shares its generic kernel's location: name it.
@@ -61,16 +62,16 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
     auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
     lds = LLVM::GlobalOp::create(
         b, loc, arrayType, /*isConstant=*/false, LLVM::Linkage::External,
-        (kernel.getSymName() + "_lds").str(), Attribute(),
-        /*alignment=*/16, /*addrSpace=*/3);
+        (kernel.getSymName() + "_lds").str(), Attribute(), ldsAlign,
+        /*addrSpace=*/3);
     lds->setAttr(tile::kDynamicLdsBytesAttrName,
                  b.getI64IntegerAttr(ldsBytes));
   } else if (ldsBytes > 0) {
     auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), ldsBytes);
     lds = LLVM::GlobalOp::create(
         b, loc, arrayType, /*isConstant=*/false, LLVM::Linkage::Internal,
-        (kernel.getSymName() + "_lds").str(), Attribute(),
-        /*alignment=*/16, /*addrSpace=*/3);
+        (kernel.getSymName() + "_lds").str(), Attribute(), ldsAlign,
+        /*addrSpace=*/3);
   }
 
   auto func = mlir::gpu::GPUFuncOp::create(b, loc, kernel.getSymName(),
@@ -171,6 +172,7 @@ struct ConvertTileToGPUPass
       return signalPassFailure();
     for (auto func : gpuModule.getOps<mlir::gpu::GPUFuncOp>()) {
       dropRepeatedBarriers(func, *gpuTarget);
+      gpuTarget->fenceForWarpgroupReads(func);
       separateLdsCopies(func);
     }
   }

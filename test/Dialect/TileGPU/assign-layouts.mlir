@@ -37,7 +37,7 @@ tile.kernel @softmax(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
 // are not and B is converted once.
 // GFX950-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [2, 2]>
 // GFX942-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 16], warpsPerCTA = [2, 2]>
-// SM90-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [2, 2]>
+// SM90-DAG: #[[$MMA:.*]] = #tilegpu.mma<kind = wgmma, instrShape = [64, 64, 16], warpsPerCTA = [4, 1]>
 // CHECK-DAG: #[[$A:.*]] = #tilegpu.dot_operand<opIdx = 0, parent = #[[$MMA]]>
 // CHECK-DAG: #[[$BOP:.*]] = #tilegpu.dot_operand<opIdx = 1, parent = #[[$MMA]]>
 // CHECK-LABEL: tile.kernel @gemm
@@ -71,10 +71,17 @@ tile.kernel @gemm(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>, 
 // -----
 
 // Attention's two products on 8 warps: the scores (64x32) split 4x2, 16x16
-// per warp; the output (64x512) 2x4, 32 rows by 128 columns per warp, which
-// reads V twice where 4x2 would read it four times.
-// CHECK-DAG: #[[$S:.*]] = #tilegpu.mma<{{.*}}, warpsPerCTA = [4, 2]>
-// CHECK-DAG: #[[$O:.*]] = #tilegpu.mma<{{.*}}, warpsPerCTA = [2, 4]>
+// per warp; on the AMD chips the output (64x512) 2x4, 32 rows by 128
+// columns per warp, which reads V twice where 4x2 would read it four
+// times. sm_90 runs both as warpgroup products, each of its two
+// warpgroups taking all 64 rows and half the columns (one 64x16 and one
+// 64x256 instruction per K step).
+// GFX950-DAG: #[[$S:.*]] = #tilegpu.mma<{{.*}}, warpsPerCTA = [4, 2]>
+// GFX950-DAG: #[[$O:.*]] = #tilegpu.mma<{{.*}}, warpsPerCTA = [2, 4]>
+// GFX942-DAG: #[[$S:.*]] = #tilegpu.mma<{{.*}}, warpsPerCTA = [4, 2]>
+// GFX942-DAG: #[[$O:.*]] = #tilegpu.mma<{{.*}}, warpsPerCTA = [2, 4]>
+// SM90-DAG: #[[$S:.*]] = #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>
+// SM90-DAG: #[[$O:.*]] = #tilegpu.mma<kind = wgmma, instrShape = [64, 256, 16], warpsPerCTA = [4, 2]>
 // CHECK-LABEL: tile.kernel @attention_grids
 // CHECK: tile.dot {{.*}} -> tensor<64x32xf32, #[[$S]]>
 // CHECK: tile.dot {{.*}} -> tensor<64x512xf32, #[[$O]]>

@@ -54,3 +54,38 @@ func.func private @f(tensor<4x4xf32, #tilegpu.linear<[lane 4 -> d0 x1, lane 16 -
 
 // expected-error @below {{shared layout order must be a permutation}}
 func.func private @f() attributes {layout = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [0, 0]>}
+
+// -----
+
+// expected-error @below {{a shared layout's atom holds one swizzle period (vec * maxPhase) of a tile of rank 2 or more}}
+func.func private @f() attributes {layout = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 32>}
+
+// -----
+
+// expected-error @below {{no wgmma instruction of 64x12x16}}
+func.func private @f() attributes {layout = #tilegpu.mma<kind = wgmma, instrShape = [64, 12, 16], warpsPerCTA = [4, 1]>}
+
+// -----
+
+// expected-error @below {{wgmma layouts split rows over whole warpgroups (a multiple of 4 row warps)}}
+func.func private @f() attributes {layout = #tilegpu.mma<kind = wgmma, instrShape = [64, 64, 16], warpsPerCTA = [2, 2]>}
+
+// -----
+
+#mma = #tilegpu.mma<kind = wgmma, instrShape = [64, 32, 16], warpsPerCTA = [4, 1]>
+#shared = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 64>
+func.func @f(%a: !tilegpu.memdesc<64x64xbf16, #shared>, %b: !tilegpu.memdesc<64x64xbf16, #shared>, %c: tensor<64x32xf32, #mma>) {
+  // expected-error @below {{shapes do not make a product}}
+  %0 = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xbf16, #shared>, !tilegpu.memdesc<64x64xbf16, #shared> -> tensor<64x32xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [4, 1]>
+#shared = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 64>
+func.func @f(%a: !tilegpu.memdesc<64x64xbf16, #shared>, %b: !tilegpu.memdesc<64x64xbf16, #shared>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @below {{accumulates in a wgmma layout}}
+  %0 = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xbf16, #shared>, !tilegpu.memdesc<64x64xbf16, #shared> -> tensor<64x64xf32, #mma>
+  return
+}

@@ -100,3 +100,18 @@ func.func @linear(%a: tensor<64x18xi8>) {
   %0 = tilegpu.convert_layout %a : tensor<64x18xi8> -> tensor<64x18xi8, #tilegpu.linear<[lane 2 -> d1 x1, lane 32 -> d0 x1, warp 2 -> d0 x32, warp 2 -> *, reg 9 -> d1 x2]>>
   return
 }
+
+// -----
+
+// wgmma m64nNk16: per 8 columns (register i / 4) the 16x8 block of
+// mma.sync's accumulator, warp w % 4 of a warpgroup at rows 16 * (w % 4);
+// then the warpgroups (here two, splitting the columns), then repeats.
+#mma = #tilegpu.mma<kind = wgmma, instrShape = [64, 256, 16], warpsPerCTA = [4, 2]>
+#mma1 = #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>
+func.func @wgmma(%o: tensor<64x512xf32>, %s: tensor<128x32xf32>) {
+  // expected-remark @below {{result 0: reg 2 -> d1 x1, lane 4 -> d1 x2, lane 8 -> d0 x1, reg 2 -> d0 x8, reg 32 -> d1 x8, warp 4 -> d0 x16, warp 2 -> d1 x256}}
+  %0 = tilegpu.convert_layout %o : tensor<64x512xf32> -> tensor<64x512xf32, #mma>
+  // expected-remark @below {{result 0: reg 2 -> d1 x1, lane 4 -> d1 x2, lane 8 -> d0 x1, reg 2 -> d0 x8, reg 2 -> d1 x8, warp 4 -> d0 x16, warp 2 -> d1 x16, reg 2 -> d0 x64}}
+  %1 = tilegpu.convert_layout %s : tensor<128x32xf32> -> tensor<128x32xf32, #mma1>
+  return
+}

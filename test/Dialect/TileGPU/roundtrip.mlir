@@ -6,6 +6,9 @@
 // CHECK-DAG: #[[$DOT:.*]] = #tilegpu.dot_operand<opIdx = 1, parent = #[[$MMA]]>
 // CHECK-DAG: #[[$SLICE:.*]] = #tilegpu.slice<dim = 1, parent = #[[$MMA]]>
 // CHECK-DAG: #[[$LINEAR:.*]] = #tilegpu.linear<[lane 64 -> d0 x1, reg 2 -> *]>
+// CHECK-DAG: #[[$ATOMS:.*]] = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 64>
+// CHECK-DAG: #[[$ROWS:.*]] = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+// CHECK-DAG: #[[$WGMMA:.*]] = #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>
 // CHECK-LABEL: func.func private @layouts
 // CHECK-SAME: tensor<64x576xbf16, #[[$BLOCKED]]>
 // CHECK-SAME: tensor<64x64xf32, #[[$MMA]]>
@@ -29,4 +32,16 @@ func.func @fold(%a: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #tilegpu.block
   %1 = tilegpu.convert_layout %0 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #tilegpu.slice<dim = 0, parent = #tilegpu.blocked<sizePerThread = [1, 1, 8], threadsPerWarp = [1, 8, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>>
   %2 = tilegpu.convert_layout %1 : tensor<64x64xf32, #tilegpu.slice<dim = 0, parent = #tilegpu.blocked<sizePerThread = [1, 1, 8], threadsPerWarp = [1, 8, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>> -> tensor<64x64xf32, #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]>>
   return %2 : tensor<64x64xf32, #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]>>
+}
+
+// A warpgroup product of shared buffers in the canonical layouts: a
+// swizzle period per atom, the atom printed only where there is one.
+// CHECK-LABEL: func.func @warpgroup_dot
+// CHECK: tilegpu.warpgroup_dot %arg0, %arg1, %arg2 {rhs_transposed} : !tilegpu.memdesc<64x576xbf16, #[[$ATOMS]]>, !tilegpu.memdesc<32x576xbf16, #[[$ROWS]]> -> tensor<64x32xf32, #[[$WGMMA]]>
+func.func @warpgroup_dot(
+    %q: !tilegpu.memdesc<64x576xbf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 64>>,
+    %k: !tilegpu.memdesc<32x576xbf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 0>>,
+    %acc: tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>>) -> tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>> {
+  %s = tilegpu.warpgroup_dot %q, %k, %acc {rhs_transposed} : !tilegpu.memdesc<64x576xbf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 64>>, !tilegpu.memdesc<32x576xbf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>> -> tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>>
+  return %s : tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>>
 }

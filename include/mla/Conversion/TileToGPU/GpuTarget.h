@@ -132,6 +132,37 @@ public:
   virtual mlir::Value loadTransposed(mlir::OpBuilder &b, mlir::Location loc,
                                      mlir::Value address) const;
 
+  /// One operand of a warpgroup product in LDS, as the chip's matrix
+  /// descriptors see it: the address of its first element (`!llvm.ptr<3>`,
+  /// uniform), and in bytes the swizzle width (32, 64 or 128) and the
+  /// strides between its 8-row groups (`stride`) and, for MN-major
+  /// operands, between its atoms along M or N (`leading`).
+  struct SharedMatrix {
+    mlir::Value address;
+    int64_t swizzleBytes;
+    int64_t strideBytes;
+    int64_t leadingBytes;
+    /// M (N) contiguous instead of K.
+    bool mnMajor;
+  };
+  /// One warpgroup instruction of `mma` (wgmma): `acc + a * b`, `acc` the
+  /// lane's instrN / 2 accumulator registers (vector<f32>), in the order of
+  /// the `wgmma` lane map. Issued between beginWarpgroupProduct and
+  /// endWarpgroupProduct, which wait for it.
+  virtual mlir::Value warpgroupMma(mlir::OpBuilder &b, mlir::Location loc,
+                                   tilegpu::MmaAttr mma, mlir::Type element,
+                                   const SharedMatrix &a,
+                                   const SharedMatrix &bm,
+                                   mlir::Value acc) const;
+  virtual void beginWarpgroupProduct(mlir::OpBuilder &b,
+                                     mlir::Location loc) const;
+  virtual void endWarpgroupProduct(mlir::OpBuilder &b,
+                                   mlir::Location loc) const;
+  /// Makes LDS writes of `func` visible to the warpgroup products it reads
+  /// them with, which read through another memory proxy: a proxy fence in
+  /// front of each barrier. Nothing where `func` has no such product.
+  virtual void fenceForWarpgroupReads(mlir::Operation *func) const {}
+
   /// Waits until every thread of the program reached this point and its LDS
   /// writes are visible.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const;

@@ -158,12 +158,18 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   case MmaKind::mma_sync:
     known = m == 16 && n == 8 && k == 16;
     break;
+  case MmaKind::wgmma:
+    known = m == 64 && k == 16 && n % 8 == 0 && n >= 8 && n <= 256;
+    break;
   }
   if (!known)
     return emitError() << "no " << stringifyMmaKind(kind) << " instruction of "
                        << m << "x" << n << "x" << k;
   if (warpsPerCTA[0] == 0 || warpsPerCTA[1] == 0)
     return emitError() << "mma layout warp counts must be positive";
+  if (kind == MmaKind::wgmma && warpsPerCTA[0] % 4 != 0)
+    return emitError() << "wgmma layouts split rows over whole warpgroups "
+                          "(a multiple of 4 row warps)";
   return success();
 }
 
@@ -172,6 +178,7 @@ unsigned MmaAttr::getKWidth() const {
   case MmaKind::mfma:
     return getInstrK() / (64 / getInstrM());
   case MmaKind::mma_sync:
+  case MmaKind::wgmma:
     return 8;
   }
   return 0;
@@ -181,12 +188,19 @@ unsigned MmaAttr::getKWidth() const {
 /// digits the hardware uses (shared/AMD.md; PTX ISA).
 static void appendAccumulatorDigits(MmaAttr mma,
                                     SmallVectorImpl<LaneFactor> &f) {
-  if (mma.getKind() == MmaKind::mma_sync) {
+  if (mma.getKind() != MmaKind::mfma) {
     // c0..c3: row = lane / 4 + 8 * (i / 2), column = 2 * (lane % 4) + i % 2.
     f.push_back({HwDim::Register, 2, 1, 1});
     f.push_back({HwDim::Lane, 4, 1, 2});
     f.push_back({HwDim::Lane, 8, 0, 1});
     f.push_back({HwDim::Register, 2, 0, 8});
+    if (mma.getKind() == MmaKind::wgmma) {
+      // d0..: the same 16x8 block per 8 columns (register i / 4), and
+      // warp w % 4 of the warpgroup at rows 16 * (w % 4).
+      if (mma.getInstrN() > 8)
+        f.push_back({HwDim::Register, mma.getInstrN() / 8, 1, 8});
+      f.push_back({HwDim::Warp, 4, 0, 16});
+    }
     return;
   }
   if (mma.getInstrM() == 16) {
@@ -209,7 +223,7 @@ static void appendOperandDigits(MmaAttr mma, unsigned opIdx,
                                 SmallVectorImpl<LaneFactor> &f) {
   int64_t kDim = opIdx == 0 ? 1 : 0, otherDim = 1 - kDim;
   int64_t kWidth = mma.getKWidth();
-  if (mma.getKind() == MmaKind::mma_sync) {
+  if (mma.getKind() != MmaKind::mfma) {
     if (opIdx == 0) {
       // a0..a7: row = lane / 4 + 8 * ((i / 2) % 2),
       // column = 2 * (lane % 4) + i % 2 + 8 * (i / 4).
@@ -255,10 +269,13 @@ FailureOr<LaneMap> MmaAttr::getLaneMap(ArrayRef<int64_t> shape,
   SmallVector<LaneFactor> factors;
   appendAccumulatorDigits(*this, factors);
   SmallVector<int64_t> covered = {m, n};
+  // A warpgroup's 4 warps are the instruction's own (warp digit 0).
+  unsigned rowWarps = getWarpsPerCTA()[0];
+  if (getKind() == MmaKind::wgmma)
+    rowWarps /= 4;
   if (failed(cover(factors, covered, HwDim::Warp, getWarpsPerCTA()[1], 1,
                    shape)) ||
-      failed(cover(factors, covered, HwDim::Warp, getWarpsPerCTA()[0], 0,
-                   shape)) ||
+      failed(cover(factors, covered, HwDim::Warp, rowWarps, 0, shape)) ||
       failed(appendRepeats(factors, shape, covered, {1, 0})))
     return failWith(why, "warpsPerCTA does not divide the tile");
   return LaneMap(shape, factors);
@@ -299,7 +316,25 @@ FailureOr<LaneMap> DotOperandAttr::getLaneMap(ArrayRef<int64_t> shape,
   // Warp digits as in the parent (columns first); the warps that split the
   // other operand's dimension hold replicas.
   ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
-  if (opIdx == 0) {
+  if (mma.getKind() == MmaKind::wgmma) {
+    // A warpgroup's 4 warps split an instruction's rows (A) and read all of
+    // its columns (B); wgmma reads its operands from shared memory, and
+    // these layouts only describe where a register copy would live.
+    if (opIdx == 0) {
+      factors.push_back({HwDim::Warp, 4, 0, 16});
+      factors.push_back({HwDim::Warp, warps[1], LaneFactor::kReplicated, 0});
+      if (failed(cover(factors, covered, HwDim::Warp, warps[0] / 4, 0, shape)))
+        return failWith(why, "warpsPerCTA does not divide the tile");
+    } else {
+      if (other > 8)
+        factors.push_back({HwDim::Register, other / 8, 1, 8});
+      factors.push_back({HwDim::Warp, 4, LaneFactor::kReplicated, 0});
+      if (failed(cover(factors, covered, HwDim::Warp, warps[1], 1, shape)))
+        return failWith(why, "warpsPerCTA does not divide the tile");
+      factors.push_back(
+          {HwDim::Warp, warps[0] / 4, LaneFactor::kReplicated, 0});
+    }
+  } else if (opIdx == 0) {
     factors.push_back(
         {HwDim::Warp, warps[1], LaneFactor::kReplicated, 0});
     if (failed(cover(factors, covered, HwDim::Warp, warps[0], 0, shape)))
@@ -479,12 +514,16 @@ void LinearAttr::print(AsmPrinter &printer) const {
 
 LogicalResult SharedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned vec, unsigned perPhase,
-                                 unsigned maxPhase, ArrayRef<unsigned> order) {
+                                 unsigned maxPhase, ArrayRef<unsigned> order,
+                                 unsigned atom) {
   if (vec == 0 || perPhase == 0 || maxPhase == 0)
     return emitError() << "shared layout vec, perPhase and maxPhase must be "
                           "positive";
   if (order.empty() || !isPermutation(order))
     return emitError() << "shared layout order must be a permutation";
+  if (atom != 0 && (order.size() < 2 || atom != vec * maxPhase))
+    return emitError() << "a shared layout's atom holds one swizzle period "
+                          "(vec * maxPhase) of a tile of rank 2 or more";
   return success();
 }
 

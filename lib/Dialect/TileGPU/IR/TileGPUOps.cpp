@@ -131,7 +131,8 @@ LogicalResult MemDescIndexOp::verify() {
     if (d != 0)
       order.push_back(d - 1);
   if (from.getVec() != to.getVec() || from.getPerPhase() != to.getPerPhase() ||
-      from.getMaxPhase() != to.getMaxPhase() || to.getOrder() != ArrayRef(order))
+      from.getMaxPhase() != to.getMaxPhase() || from.getAtom() != to.getAtom() ||
+      to.getOrder() != ArrayRef(order))
     return emitOpError("result layout must be the buffers' layout without "
                        "their leading dimension");
   return success();
@@ -145,6 +146,26 @@ LogicalResult AsyncCopyOp::verify() {
   if (dst.getRank() != view.getRank() ||
       dst.getElementType() != view.getElementType())
     return emitOpError() << "buffer " << dst << " must hold a tile of " << view;
+  return success();
+}
+
+LogicalResult WarpgroupDotOp::verify() {
+  MemDescType a = getA().getType(), b = getB().getType();
+  auto acc = cast<RankedTensorType>(getAcc().getType());
+  auto mma = dyn_cast_if_present<MmaAttr>(acc.getEncoding());
+  if (!mma || mma.getKind() != MmaKind::wgmma)
+    return emitOpError("accumulates in a wgmma layout");
+  if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2 ||
+      a.getElementType() != b.getElementType())
+    return emitOpError("multiplies two rank-2 buffers of one element type");
+  int64_t k = a.getShape()[1];
+  int64_t bk = b.getShape()[getRhsTransposed() ? 1 : 0];
+  int64_t bn = b.getShape()[getRhsTransposed() ? 0 : 1];
+  if (bk != k || a.getShape()[0] != acc.getShape()[0] ||
+      bn != acc.getShape()[1])
+    return emitOpError() << "shapes do not make a product: " << a << " * "
+                         << b << (getRhsTransposed() ? " (transposed)" : "")
+                         << " -> " << acc;
   return success();
 }
 

@@ -221,7 +221,7 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
     RankedTensorType type = dot.getType();
     return {chooseMma(ctx, chip, type.getDimSize(0), type.getDimSize(1),
-                      numWarps),
+                      numWarps, dot.getLhs().getType().getElementType()),
             2};
   }
   return {};

@@ -52,8 +52,34 @@ BlockedAttr mla::tilegpu::chooseBlocked(MLIRContext *ctx,
   return BlockedAttr::get(ctx, sizePerThread, threads, warps, order);
 }
 
+/// The warpgroup-product layout of an [m, n] product on `numWarps` warps:
+/// warpgroups split the rows into whole instructions first, then the
+/// columns, each taking the widest instruction (at most 256 columns) that
+/// its columns are made of. None where the shape does not split so.
+static std::optional<MmaAttr> chooseWarpgroupMma(MLIRContext *ctx, int64_t m,
+                                                 int64_t n,
+                                                 unsigned numWarps) {
+  if (m % 64 != 0 || numWarps % 4 != 0)
+    return std::nullopt;
+  unsigned groups = numWarps / 4;
+  unsigned rowGroups = largestPow2Dividing(m / 64, groups);
+  unsigned colGroups = groups / rowGroups;
+  if (n % colGroups != 0 || (n / colGroups) % 8 != 0)
+    return std::nullopt;
+  int64_t cols = n / colGroups, instrN = cols;
+  while (instrN > 256 || cols % instrN != 0 || instrN % 8 != 0)
+    instrN -= 8;
+  return MmaAttr::get(ctx, MmaKind::wgmma,
+                      {64, static_cast<unsigned>(instrN), 16},
+                      {4 * rowGroups, colGroups});
+}
+
 MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
-                                int64_t m, int64_t n, unsigned numWarps) {
+                                int64_t m, int64_t n, unsigned numWarps,
+                                Type element) {
+  if (chip.warpgroupMma && (element.isBF16() || element.isF16()))
+    if (std::optional<MmaAttr> mma = chooseWarpgroupMma(ctx, m, n, numWarps))
+      return *mma;
   // Per K step a warp reads the A rows and B columns of its part of the
   // result, so the grid that reads the fewest, m / rowWarps + n / colWarps,
   // wins (ties go to more row warps). A warp's part spans at least one
@@ -104,5 +130,19 @@ MemDescType mla::tilegpu::bufferArrayOf(MemDescType type, int64_t count) {
   return MemDescType::get(
       type.getContext(), shape, type.getElementType(),
       SharedAttr::get(type.getContext(), layout.getVec(), layout.getPerPhase(),
-                      layout.getMaxPhase(), order));
+                      layout.getMaxPhase(), order, layout.getAtom()));
+}
+
+SharedAttr mla::tilegpu::chooseWarpgroupShared(MLIRContext *ctx,
+                                               RankedTensorType type) {
+  if (type.getRank() != 2 ||
+      type.getElementType().getIntOrFloatBitWidth() != 16)
+    return {};
+  int64_t rowBytes = type.getDimSize(1) * 2;
+  for (int64_t atomBytes : {128, 64, 32})
+    if (rowBytes % atomBytes == 0)
+      return SharedAttr::get(ctx, /*vec=*/8, /*perPhase=*/128 / atomBytes,
+                             /*maxPhase=*/atomBytes / 16, {1, 0},
+                             /*atom=*/atomBytes / 2);
+  return {};
 }

@@ -16,17 +16,27 @@ BlockedAttr chooseBlocked(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
                           unsigned elementBits, unsigned contiguousDim,
                           unsigned waveSize, unsigned numWarps);
 
-/// The matrix-core result layout for an [m, n] product on `chip`: the warp
-/// grid whose warps read the fewest operand rows and columns, each warp
-/// taking at most two instruction rows.
+/// The matrix-core result layout for an [m, n] product of `element`
+/// operands on `chip`: on a chip with warpgroup products, whole 64-row
+/// instructions per warpgroup where the rows and warps allow; otherwise
+/// the warp grid whose warps read the fewest operand rows and columns,
+/// each warp taking at most two instruction rows.
 MmaAttr chooseMma(mlir::MLIRContext *ctx, const ChipInfo &chip, int64_t m,
-                  int64_t n, unsigned numWarps);
+                  int64_t n, unsigned numWarps, mlir::Type element);
 
 /// `mma` with the instruction K for a product of contraction length `k`:
 /// the chip's, or where that does not divide `k`, the half-K instruction
 /// that CDNA4 keeps from CDNA3 (K = 16 against gfx950's 32). The result
 /// layouts of the two are the same.
 MmaAttr withInstrKFor(MmaAttr mma, const ChipInfo &chip, int64_t k);
+
+/// The canonical swizzled layout that warpgroup products read a [rows,
+/// cols] tile of 16-bit elements in (PTX ISA, "Shared Memory Matrix
+/// Layout"): 16-byte groups in atoms of the widest of 128, 64 or 32 bytes
+/// that divides a row, the groups of each 1024 bytes of an atom XORed with
+/// the row within. Null for other tiles.
+SharedAttr chooseWarpgroupShared(mlir::MLIRContext *ctx,
+                                 mlir::RankedTensorType type);
 
 /// `type` with a leading dimension of `count` buffers (a
 /// tilegpu.local_buffer's type), the new dimension the slowest.

@@ -35,8 +35,13 @@ using namespace mla;
 using namespace mla::tilegpu;
 
 /// The shared layout of a staged [rows, cols] tile: row-major, 16-byte
-/// groups along the columns swizzled over up to 8 rows.
-static SharedAttr chooseShared(MLIRContext *ctx, RankedTensorType type) {
+/// groups along the columns swizzled over up to 8 rows; the canonical
+/// layout where warpgroup products read it.
+static SharedAttr chooseShared(MLIRContext *ctx, RankedTensorType type,
+                               bool forWarpgroups) {
+  if (forWarpgroups)
+    if (SharedAttr canonical = chooseWarpgroupShared(ctx, type))
+      return canonical;
   int64_t cols = type.getShape().back();
   int64_t bytes = std::max<int64_t>(
       1, type.getElementType().getIntOrFloatBitWidth() / 8);
@@ -61,7 +66,10 @@ struct Window {
 
 class OperandStager {
 public:
-  explicit OperandStager(MLIRContext *ctx) : ctx(ctx) {}
+  /// `forWarpgroups`: the kernel's products read their operands from the
+  /// staged buffers themselves (wgmma), so these take canonical layouts.
+  OperandStager(MLIRContext *ctx, bool forWarpgroups)
+      : ctx(ctx), forWarpgroups(forWarpgroups) {}
 
   /// Whether `value` is such a chain, ending in loads.
   bool isStageable(Value value) const;
@@ -82,7 +90,12 @@ private:
     return LinearAttr::get(ctx, map.getFactors());
   }
 
+  SharedAttr sharedFor(RankedTensorType type) const {
+    return chooseShared(ctx, type, forWarpgroups);
+  }
+
   MLIRContext *ctx;
+  bool forWarpgroups;
   llvm::DenseMap<Operation *, Value> buffers;
 };
 } // namespace
@@ -116,7 +129,7 @@ Value OperandStager::bufferFor(tile::LoadOp load) {
   b.setInsertionPointAfter(load);
   RankedTensorType type = load.getType();
   auto memType = MemDescType::get(ctx, type.getShape(), type.getElementType(),
-                                  chooseShared(ctx, type));
+                                  sharedFor(type));
   Value buffer = LocalAllocOp::create(b, load.getLoc(), memType, load.getResult(),
                                       /*offset=*/IntegerAttr());
   buffers[load] = buffer;
@@ -161,7 +174,7 @@ Value OperandStager::decodedBufferFor(Operation *dequant) {
   // bytes are read, decoded and written by lanes of one 16-byte run each,
   // so that only one part is ever in registers.
   auto tileType = MemDescType::get(ctx, type.getShape(), type.getElementType(),
-                                   chooseShared(ctx, type));
+                                   sharedFor(type));
   Value array = LocalBufferOp::create(b, loc, bufferArrayOf(tileType, 1),
                                       /*offset=*/IntegerAttr());
   Value buffer = MemDescIndexOp::create(
@@ -307,9 +320,11 @@ static void splitDot(OperandStager &stager, tile::DotOp dot, ConvertLayoutOp rhs
     Window w{SmallVector<int64_t>(offsets), SmallVector<int64_t>(sizes)};
     return stager.rebuild(b, rhs.getSrc(), rhsType.getEncoding(), w);
   };
-  if (k <= kBlock || k % kBlock != 0)
+  // Warpgroup products hold no operand registers: one product, whose
+  // instructions the lowering issues back to back.
+  if (k <= kBlock || k % kBlock != 0 || mma.getKind() == MmaKind::wgmma)
     kBlock = k;
-  if (n <= nBlock || n % nBlock != 0)
+  if (n <= nBlock || n % nBlock != 0 || mma.getKind() == MmaKind::wgmma)
     nBlock = n;
   // Column blocks outside, K blocks inside: one accumulator block at a
   // time.
@@ -399,7 +414,7 @@ static Value exchangeThroughBuffer(ConvertLayoutOp convert) {
   MLIRContext *ctx = convert.getContext();
   OpBuilder b(convert);
   auto memType = MemDescType::get(ctx, type.getShape(), type.getElementType(),
-                                  chooseShared(ctx, type));
+                                  chooseShared(ctx, type, /*forWarpgroups=*/false));
   Value buffer = LocalAllocOp::create(b, convert.getLoc(), memType,
                                       convert.getSrc(), /*offset=*/IntegerAttr());
   return LocalLoadOp::create(b, convert.getLoc(), type, buffer);
@@ -409,8 +424,21 @@ namespace {
 struct StageOperandsPass
     : mla::tilegpu::impl::TileGPUStageOperandsBase<StageOperandsPass> {
   void runOnOperation() override {
+    getOperation().walk([&](tile::KernelOp kernel) { stage(kernel); });
+  }
+
+  void stage(tile::KernelOp kernel) {
     MLIRContext *ctx = &getContext();
-    OperandStager stager(ctx);
+    bool forWarpgroups = kernel
+                             .walk([](tile::DotOp dot) {
+                               auto mma = dyn_cast_if_present<MmaAttr>(
+                                   dot.getType().getEncoding());
+                               return mma && mma.getKind() == MmaKind::wgmma
+                                          ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+                             })
+                             .wasInterrupted();
+    OperandStager stager(ctx, forWarpgroups);
     auto stageable = [&](Value operand) -> ConvertLayoutOp {
       auto convert = operand.getDefiningOp<ConvertLayoutOp>();
       if (!convert || !isa<DotOperandAttr>(convert.getType().getEncoding()) ||
@@ -419,7 +447,7 @@ struct StageOperandsPass
       return convert;
     };
     SmallVector<tile::DotOp> dots;
-    getOperation().walk([&](tile::DotOp dot) { dots.push_back(dot); });
+    kernel.walk([&](tile::DotOp dot) { dots.push_back(dot); });
     for (tile::DotOp dot : dots) {
       if (ConvertLayoutOp lhs = stageable(dot.getLhs())) {
         OpBuilder b(lhs);
@@ -437,7 +465,7 @@ struct StageOperandsPass
     }
     // The products split above share their left operand: one exchange.
     SmallVector<ConvertLayoutOp> exchanges;
-    getOperation().walk([&](tile::DotOp dot) {
+    kernel.walk([&](tile::DotOp dot) {
       auto lhs = dot.getLhs().getDefiningOp<ConvertLayoutOp>();
       if (lhs && !stager.isStageable(lhs.getSrc()) &&
           !llvm::is_contained(exchanges, lhs))

@@ -34,6 +34,9 @@ struct ChipInfo {
   /// The narrowest and widest per-lane copies from global memory straight
   /// into LDS, in bytes (the powers of two between); 0 when there are none.
   unsigned minLdsCopyBytes, maxLdsCopyBytes;
+  /// Whether 64-row products of 16-bit operands run on whole warpgroups
+  /// (sm_90a's wgmma, operands read from shared memory).
+  bool warpgroupMma = false;
 
   bool isAMD() const { return family != ChipFamily::Hopper; }
   /// Whether a copy into LDS moves as many bytes per lane as a global load

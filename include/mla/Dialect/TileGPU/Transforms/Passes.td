@@ -106,6 +106,40 @@ def TileGPUStageOperands : Pass<"tilegpu-stage-operands", "::mlir::ModuleOp"> {
     ```
     (the last conversion only renames registers: both layouts put every
     element in the same lane).
+
+    In a kernel whose products are warpgroup products (a `wgmma` result
+    layout), the staged 16-bit tiles take the canonical swizzled layouts
+    (atoms) those read through matrix descriptors, and each product stays
+    whole: it holds no operand registers (tilegpu-warpgroup-dots).
+  }];
+  let dependentDialects = ["::mla::tilegpu::TileGPUDialect"];
+}
+
+def TileGPUWarpgroupDots : Pass<"tilegpu-warpgroup-dots", "::mlir::ModuleOp"> {
+  let summary = "Feed warpgroup products from shared memory";
+  let description = [{
+    A `tile.dot` whose result has a `wgmma` layout (sm_90a) becomes a
+    `tilegpu.warpgroup_dot` of shared buffers, which the instructions read
+    through matrix descriptors. An operand that tilegpu-stage-operands
+    reads from a staged buffer (a `tilegpu.local_load` of a buffer or a
+    window of one; for the right operand also through a `tile.trans`, which
+    makes it the transposed [N, K] form) is replaced by that buffer. Any
+    other operand (one computed in registers: an attention step's
+    probabilities) is written to a buffer of its own with
+    `tilegpu.local_alloc`, in the canonical layout.
+
+    Before:
+    ```mlir
+    %q = tilegpu.local_load %qs : ... -> tensor<64x576xbf16, #dot_op>
+    %k = tilegpu.local_load %ks : ... -> tensor<32x576xbf16, #linear>
+    %kt = tile.trans %k : ... -> tensor<576x32xbf16, #linear1>
+    %b = tilegpu.convert_layout %kt : ... -> tensor<576x32xbf16, #dot_op1>
+    %s = tile.dot %q, %b, %acc : ... -> tensor<64x32xf32, #mma>
+    ```
+    After:
+    ```mlir
+    %s = tilegpu.warpgroup_dot %qs, %ks, %acc {rhs_transposed} : ...
+    ```
   }];
   let dependentDialects = ["::mla::tilegpu::TileGPUDialect"];
 }
