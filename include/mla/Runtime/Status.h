@@ -1,7 +1,9 @@
 //===- Status.h - Success or a one-line error -------------------*- C++ -*-===//
 //
-// The runtime links no LLVM (so no llvm::Error) and is built without
-// exceptions: every fallible function returns a Status.
+// The runtime links LLVM's Support library statically (lib/Runtime/
+// CMakeLists.txt: mla-run runs on machines with no LLVM installed) and is
+// built without exceptions. Its fallible functions return a Status: one
+// line for the user, naming what to fix.
 //
 //===----------------------------------------------------------------------===//
 
