@@ -36,6 +36,10 @@ config.substitutions.append(("%difftest", '"%s" %s --bin "%s"' % (
 # The resource table of AMDGPU code objects.
 config.substitutions.append(("%resources", '"%s" %s' % (
     sys.executable, os.path.join(config.mla_src_root, "utils", "resources.py"))))
+# Their barriers reached with LDS accesses in flight.
+config.substitutions.append(("%lds_barriers", '"%s" %s --objdump "%s"' % (
+    sys.executable, os.path.join(config.mla_src_root, "utils", "lds_barriers.py"),
+    os.path.join(config.llvm_tools_dir, "llvm-objdump"))))
 # The instruction mix of their inner loops.
 config.substitutions.append(("%loop_mix", '"%s" %s --objdump "%s"' % (
     sys.executable, os.path.join(config.mla_src_root, "utils", "loop_mix.py"),
@@ -56,7 +60,7 @@ llvm_config.add_tool_substitutions(
      "mla-emu-compile"], tool_dirs)
 llvm_config.add_tool_substitutions(
     ["FileCheck", "count", "not", "ld.lld", "llvm-nm", "llvm-objcopy",
-     "llvm-objdump", "llvm-readelf", "llvm-strings",
+     "llvm-mc", "llvm-objdump", "llvm-readelf", "llvm-strings",
      "llc", "mlir-opt", "mlir-translate"], [config.llvm_tools_dir])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mla_tools_dir, append_path=True)

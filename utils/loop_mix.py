@@ -16,9 +16,8 @@ The chip is read from the code object unless --mcpu names it.
 import argparse
 import collections
 import re
-import shutil
-import subprocess
-import sys
+
+from amdgpu_disasm import control_flow, disassemble, kernels
 
 FAMILIES = [
     ("mfma", r"v_mfma_"),
@@ -33,71 +32,6 @@ FAMILIES = [
     ("valu", r"v_"),
     ("salu", r"s_"),
 ]
-
-LINE = re.compile(r"^\s+(\S+)([^/]*)//\s*([0-9A-Fa-f]+):")
-TARGET = re.compile(r"<([\w.]+)\+0x([0-9a-f]+)>\s*$")
-KERNEL = re.compile(r"^([0-9a-f]+) <([\w.]+)>:$")
-
-
-def objdump_tool(explicit):
-    for name in [explicit, "llvm-objdump-22", "/usr/lib/llvm-22/bin/llvm-objdump"]:
-        if name and shutil.which(name):
-            return name
-    sys.exit("loop_mix.py: error: llvm-objdump (llvm-22) not found")
-
-
-def chip_of(path):
-    with open(path, "rb") as f:
-        match = re.search(rb"amdgcn-amd-amdhsa--(gfx[0-9a-f]+)", f.read())
-    if not match:
-        sys.exit(f"loop_mix.py: error: {path}: no AMDGPU target in the code object")
-    return match.group(1).decode()
-
-
-def kernels(text):
-    """{kernel: [(offset, instruction, branch target offset or None)]}, the
-    instruction being its mnemonic with ".lds" for a load into LDS."""
-    result, current, start = {}, None, 0
-    for line in text.splitlines():
-        if m := KERNEL.match(line):
-            current, start = m.group(2), int(m.group(1), 16)
-            result[current] = []
-            continue
-        m = LINE.match(line)
-        if not m or current is None:
-            continue
-        target = None
-        if (t := TARGET.search(line)) and t.group(1) == current:
-            target = int(t.group(2), 16)
-        op = m.group(1)
-        if m.group(2).split()[-1:] == ["lds"]:
-            op += ".lds"
-        result[current].append((int(m.group(3), 16) - start, op, target))
-    return result
-
-
-UNCONDITIONAL = re.compile(r"s_branch$|s_endpgm|s_setpc_b64$")
-
-
-def control_flow(code):
-    """The basic blocks of `code` as (first, end) index ranges, and each
-    block's successors."""
-    index = {at: i for i, (at, _, _) in enumerate(code)}
-    starts = {0} | {index[t] for _, _, t in code if t in index}
-    starts |= {i + 1 for i, (_, _, t) in enumerate(code) if t is not None}
-    starts = sorted(s for s in starts if s < len(code))
-    blocks = list(zip(starts, starts[1:] + [len(code)]))
-    block_of = {first: b for b, (first, _) in enumerate(blocks)}
-    succs = []
-    for b, (_, end) in enumerate(blocks):
-        _, op, target = code[end - 1]
-        out = set()
-        if target in index:
-            out.add(block_of[index[target]])
-        if not UNCONDITIONAL.match(op) and b + 1 < len(blocks):
-            out.add(b + 1)
-        succs.append(out)
-    return blocks, succs
 
 
 def dominators(succs):
@@ -154,8 +88,8 @@ def inner_loops(code):
                     work.extend(preds[block])
     inner = [h for h, body in loops.items()
              if not any(other != h and other in body for other in loops)]
-    return [(code[blocks[h][0]][0],
-             [code[i][1] for b in sorted(loops[h]) for i in range(*blocks[b])])
+    return [(code[blocks[h][0]].offset,
+             [code[i].op for b in sorted(loops[h]) for i in range(*blocks[b])])
             for h in inner]
 
 
@@ -184,16 +118,12 @@ def main():
     parser.add_argument("--mcpu")
     parser.add_argument("--objdump")
     args = parser.parse_args()
-    mcpu = args.mcpu or chip_of(args.hsaco)
-    run = subprocess.run([objdump_tool(args.objdump), "-d", f"--mcpu={mcpu}", args.hsaco],
-                         capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.exit(f"loop_mix.py: error: {args.hsaco}: {run.stderr.strip()}")
+    mcpu, text = disassemble("loop_mix.py", args.hsaco, args.mcpu, args.objdump)
     columns = [name for name, _ in FAMILIES]
     print(f"{args.hsaco} ({mcpu}): instructions of each kernel's inner loop")
     print("kernel " + " ".join(["at", "total"] + columns)
           + " ds_read_widths global_load_widths")
-    for name, code in kernels(run.stdout).items():
+    for name, code in kernels(text).items():
         loops = inner_loops(code)
         if not loops:
             print(f"{name} - (no loop)")

@@ -176,10 +176,10 @@ Error FunctionRewriter::checkDivision(BinaryOperator &division) {
   return Error::success();
 }
 
-/// Whether the backend's memory legalizer makes the wave wait for its loads
-/// to LDS before `fence` (s_waitcnt vmcnt(0)): a release at workgroup scope
-/// or wider that orders LDS.
-static bool drainsLdsLoads(const FenceInst &fence) {
+/// Whether the backend's memory legalizer makes the wave wait before `fence`
+/// for its LDS operations (s_waitcnt lgkmcnt(0)) and its loads to LDS
+/// (vmcnt(0)): a release at workgroup scope or wider that orders LDS.
+static bool releasesLds(const FenceInst &fence) {
   if (!isReleaseOrStronger(fence.getOrdering()))
     return false;
   std::optional<StringRef> scope =
@@ -323,7 +323,7 @@ Error FunctionRewriter::visit(Instruction &inst) {
     return checkMemoryType(inst, gep->getSourceElementType());
   if (auto *fence = dyn_cast<FenceInst>(&inst)) {
     Type *i32 = Type::getInt32Ty(inst.getContext());
-    calls.call(&inst, "fence", {ConstantInt::get(i32, drainsLdsLoads(*fence))},
+    calls.call(&inst, "fence", {ConstantInt::get(i32, releasesLds(*fence))},
                nullptr, calls.siteTable().add(inst));
     return Error::success();
   }

@@ -91,8 +91,8 @@ MLA_EMU_RT void __mla_emu_buffer_store(const void *in, const void *resource,
 
 /// The LDS destination of a load to LDS: the wave-uniform base plus the
 /// instruction offset plus the lane's slot of `bytes` bytes. It is checked
-/// as written at issue, so that another wave's access in the same barrier
-/// epoch is a race.
+/// as written at issue, a write that completes when the load lands, so that
+/// another wave's access before the landing and a barrier is a race.
 static void *ldsSlot(Lane &lane, void *ldsBase, uint32_t offset, uint32_t bytes,
                      uint32_t site) {
   char *slot =
@@ -100,7 +100,7 @@ static void *ldsSlot(Lane &lane, void *ldsBase, uint32_t offset, uint32_t bytes,
   return checkLds(lane, slot, bytes,
                   MLA_EMU_ACCESS_WRITE | __builtin_ctz(bytes | 16)
                                              << MLA_EMU_ACCESS_ALIGN_SHIFT,
-                  site);
+                  site, LdsCompletion::AtLanding);
 }
 
 MLA_EMU_RT void __mla_emu_buffer_load_lds(const void *resource, void *ldsBase,

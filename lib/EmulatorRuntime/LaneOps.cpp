@@ -62,13 +62,14 @@ MLA_EMU_RT void __mla_emu_wave_barrier(uint32_t site) {
   synchronizeWave(currentLane(), site);
 }
 
-/// `drainsLdsLoads`: the backend waits for the wave's loads to LDS before
-/// this fence (see Instrument.cpp).
-MLA_EMU_RT void __mla_emu_fence(uint32_t drainsLdsLoads, uint32_t site) {
+/// `releasesLds`: the backend makes the wave wait for its LDS operations
+/// and its loads to LDS before this fence (see Instrument.cpp).
+MLA_EMU_RT void __mla_emu_fence(uint32_t releasesLds, uint32_t site) {
   Lane &lane = currentLane();
-  if (drainsLdsLoads)
-    waitForLdsLoads(lane, 0);
-  synchronizeWave(lane, site);
+  if (!releasesLds)
+    return synchronizeWave(lane, site);
+  waitForLdsLoads(lane, 0);
+  completeLdsAccesses(lane, site);
 }
 
 static void readlane(Wave &wave, uint64_t exec) {

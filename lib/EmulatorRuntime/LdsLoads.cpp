@@ -45,7 +45,8 @@ void mla::emu::waitForLdsLoads(Lane &lane, uint32_t outstanding) {
     if (lane.vectorMemoryOps - load.number <= outstanding)
       break;
     uint8_t *destination = contextOf(lane).lds + load.offset;
-    checkLds(lane, destination, load.bytes, MLA_EMU_ACCESS_WRITE, load.site);
+    checkLds(lane, destination, load.bytes, MLA_EMU_ACCESS_WRITE, load.site,
+             LdsCompletion::Complete);
     std::memcpy(destination, load.data, load.bytes);
   }
   lane.numLdsLoads -= landed;
@@ -64,11 +65,16 @@ void mla::emu::checkLdsLoadsWaited(Lane &lane) {
            lane.wave->index, lane.index, where);
 }
 
-/// s_waitcnt: gfx9 encodes vmcnt in bits 3:0 and 15:14 of the immediate;
-/// the other counters do not concern loads to LDS. The wait is the wave's,
-/// so its lanes synchronize after landing their loads.
+/// s_waitcnt: gfx9 encodes vmcnt in bits 3:0 and 15:14 of the immediate,
+/// lgkmcnt in bits 11:8. The wait is the wave's, so its lanes synchronize
+/// after landing their loads; lgkmcnt(0) also completes the wave's LDS
+/// accesses. A larger lgkmcnt completes none: which LDS operations it
+/// leaves in flight depends on the backend's instruction order.
 MLA_EMU_RT void __mla_emu_s_waitcnt(uint32_t imm, uint32_t site) {
   Lane &lane = currentLane();
   waitForLdsLoads(lane, (imm & 0xF) | (imm >> 14 & 0x3) << 4);
-  synchronizeWave(lane, site);
+  if ((imm >> 8 & 0xF) == 0)
+    completeLdsAccesses(lane, site);
+  else
+    synchronizeWave(lane, site);
 }

@@ -38,18 +38,30 @@ static void checkAlignment(Lane &lane, uintptr_t address, uint32_t flags,
              static_cast<unsigned long long>(align));
 }
 
-/// Reports a conflict between two waves on LDS byte `offset`.
+/// Reports a conflict between two waves on LDS byte `offset`: with no
+/// barrier in between, or, when `crossedBarrier`, after a barrier the other
+/// wave reached before its access completed.
 [[noreturn]] static void raceFail(Lane &lane, uint32_t site, uint64_t offset,
                                   const char *earlier, unsigned otherWave,
-                                  uint32_t otherSite, const char *now) {
-  char first[512], second[512];
+                                  uint32_t otherSite, const char *now,
+                                  bool crossedBarrier) {
+  char first[512], second[512], between[320];
   describeSite(otherSite, first, sizeof(first));
   describeSite(site, second, sizeof(second));
+  if (crossedBarrier)
+    std::snprintf(between, sizeof(between),
+                  "after a barrier that wave %u reached before that access "
+                  "completed (LDS accesses complete at s_waitcnt lgkmcnt(0) "
+                  "or a release of LDS at workgroup scope, a load to LDS at "
+                  "its s_waitcnt vmcnt)",
+                  otherWave);
+  else
+    std::snprintf(between, sizeof(between), "with no barrier in between");
   laneFail(lane, UINT32_MAX,
            "LDS race at offset %llu: wave %u %s it %s, and wave %u %s it %s, "
-           "with no barrier in between",
+           "%s",
            static_cast<unsigned long long>(offset), otherWave, earlier, first,
-           lane.wave->index, now, second);
+           lane.wave->index, now, second, between);
 }
 
 /// Reports two lanes of one wave that communicate through LDS byte
@@ -68,10 +80,64 @@ static void checkAlignment(Lane &lane, uintptr_t address, uint32_t flags,
            lane.index, now);
 }
 
+/// The stamp of an LDS write that completes as `completion` says.
+static uint32_t writeStamp(const Context &context, LdsCompletion completion) {
+  switch (completion) {
+  case LdsCompletion::AtLdsWait:
+    return context.ldsClock;
+  case LdsCompletion::AtLanding:
+    return UINT32_MAX;
+  case LdsCompletion::Complete:
+    break;
+  }
+  return 0;
+}
+
+/// Whether the barriers since stamp `stamp` published wave `index`'s
+/// accesses stamped then.
+static bool published(const Context &context, unsigned index, uint32_t stamp) {
+  return context.waves[index].ldsPublished > stamp;
+}
+
+/// Starts `entry` for the current epoch. The accesses it holds from an
+/// earlier one are ordered before every access since by the barrier that
+/// ended it, all but those their waves had not completed when they reached
+/// that barrier or any barrier since: those stay, and race. Reads share
+/// one stamp, the latest's, so they stay or go together: all stay when a
+/// reader's wave reached the last barrier with reads in flight and may not
+/// have completed this one (the strict side).
+static void startEpoch(ShadowByte &entry, const Context &context) {
+  ShadowByte old = entry;
+  std::memset(&entry, 0, sizeof(entry));
+  entry.epoch = context.epoch;
+  entry.segmentWriter = -1;
+  if (old.epoch < context.runEpoch)
+    return;
+  if (old.writer && !published(context, old.writer - 1u, old.writeStamp)) {
+    entry.writer = old.writer;
+    entry.writeSite = old.writeSite;
+    entry.writeStamp = old.writeStamp;
+    entry.writeCrossedBarrier = true;
+  }
+  for (uint16_t rest = old.readers; rest; rest &= rest - 1) {
+    unsigned reader = static_cast<unsigned>(__builtin_ctz(rest));
+    if (!context.waves[reader].ldsReadsCrossedBarrier ||
+        published(context, reader, old.readStamp))
+      continue;
+    entry.readers = entry.crossedReaders = old.readers;
+    entry.lowReadSite = old.lowReadSite;
+    entry.highReadSite = old.highReadSite;
+    entry.readStamp = old.readStamp;
+    break;
+  }
+}
+
 /// Records an access of `lane` to LDS bytes [offset, offset + bytes) and
-/// fails on a race with another wave since the last barrier.
+/// fails on a race with another wave since the last barrier, or with a
+/// write that barrier did not publish.
 static void trackLds(Lane &lane, Context &context, uint64_t offset,
-                     uint64_t bytes, uint32_t flags, uint32_t site) {
+                     uint64_t bytes, uint32_t flags, uint32_t site,
+                     LdsCompletion completion) {
   Wave &wave = *lane.wave;
   auto self = static_cast<uint8_t>(wave.index + 1);
   uint16_t waveBit = static_cast<uint16_t>(1u << wave.index);
@@ -80,11 +146,8 @@ static void trackLds(Lane &lane, Context &context, uint64_t offset,
   bool writes = flags & MLA_EMU_ACCESS_WRITE;
   for (uint64_t b = offset; b < offset + bytes; ++b) {
     ShadowByte &entry = context.shadow[b];
-    if (entry.epoch != context.epoch) {
-      std::memset(&entry, 0, sizeof(entry));
-      entry.epoch = context.epoch;
-      entry.segmentWriter = -1;
-    }
+    if (entry.epoch != context.epoch)
+      startEpoch(entry, context);
     if (entry.segment != wave.segment) {
       entry.segment = wave.segment;
       entry.segmentReaders = 0;
@@ -93,7 +156,7 @@ static void trackLds(Lane &lane, Context &context, uint64_t offset,
     if (reads) {
       if (entry.writer && entry.writer != self)
         raceFail(lane, site, b, "wrote", entry.writer - 1u, entry.writeSite,
-                 "reads");
+                 "reads", entry.writeCrossedBarrier);
       if (entry.segmentWriter >= 0 &&
           unsigned(entry.segmentWriter) != lane.index)
         intraWaveFail(lane, site, b, unsigned(entry.segmentWriter), "write",
@@ -102,14 +165,15 @@ static void trackLds(Lane &lane, Context &context, uint64_t offset,
     if (writes) {
       if (entry.writer && entry.writer != self)
         raceFail(lane, site, b, "wrote", entry.writer - 1u, entry.writeSite,
-                 "writes");
+                 "writes", entry.writeCrossedBarrier);
       if (entry.readers & ~waveBit) {
         unsigned low = static_cast<unsigned>(__builtin_ctz(entry.readers));
         unsigned high =
             15 - static_cast<unsigned>(__builtin_clz(entry.readers) - 16);
-        if (low != wave.index)
-          raceFail(lane, site, b, "read", low, entry.lowReadSite, "writes");
-        raceFail(lane, site, b, "read", high, entry.highReadSite, "writes");
+        unsigned other = low != wave.index ? low : high;
+        raceFail(lane, site, b, "read", other,
+                 other == low ? entry.lowReadSite : entry.highReadSite,
+                 "writes", entry.crossedReaders >> other & 1);
       }
       if (uint64_t others = entry.segmentReaders & ~laneBit)
         intraWaveFail(lane, site, b,
@@ -122,18 +186,23 @@ static void trackLds(Lane &lane, Context &context, uint64_t offset,
       if (uint32_t(waveBit) * 2 > entry.readers)
         entry.highReadSite = site;
       entry.readers |= waveBit;
+      entry.crossedReaders &= ~waveBit;
+      entry.readStamp = wave.lastLdsRead = context.ldsClock;
       entry.segmentReaders |= laneBit;
     }
     if (writes) {
       entry.writer = self;
       entry.writeSite = site;
+      entry.writeStamp = writeStamp(context, completion);
+      entry.writeCrossedBarrier = false;
       entry.segmentWriter = static_cast<int8_t>(lane.index);
     }
   }
 }
 
 void *mla::emu::checkLds(Lane &lane, void *pointer, uint64_t bytes,
-                         uint32_t flags, uint32_t site) {
+                         uint32_t flags, uint32_t site,
+                         LdsCompletion completion) {
   Context &context = contextOf(lane);
   uintptr_t address = reinterpret_cast<uintptr_t>(pointer);
   uint64_t offset = address - reinterpret_cast<uintptr_t>(context.lds);
@@ -146,8 +215,16 @@ void *mla::emu::checkLds(Lane &lane, void *pointer, uint64_t bytes,
              static_cast<long long>(offset + bytes), context.ldsBytes);
   checkAlignment(lane, address, flags, site);
   if (!(flags & MLA_EMU_ACCESS_ATOMIC))
-    trackLds(lane, context, offset, bytes, flags, site);
+    trackLds(lane, context, offset, bytes, flags, site, completion);
   return pointer;
+}
+
+static void completeWaveLdsAccesses(Wave &wave, uint64_t) {
+  wave.ldsCompleted = ++wave.context->ldsClock;
+}
+
+void mla::emu::completeLdsAccesses(Lane &lane, uint32_t site) {
+  arrive(lane, site, completeWaveLdsAccesses);
 }
 
 /// SIInsertWaitcnts makes the wave wait for its loads to LDS before an LDS
@@ -157,7 +234,7 @@ void *mla::emu::accessLds(Lane &lane, void *pointer, uint64_t bytes,
                           uint32_t flags, uint32_t site) {
   if (lane.numLdsLoads && !(flags & MLA_EMU_ACCESS_ALIAS_METADATA))
     waitForLdsLoads(lane, 0);
-  return checkLds(lane, pointer, bytes, flags, site);
+  return checkLds(lane, pointer, bytes, flags, site, LdsCompletion::AtLdsWait);
 }
 
 MLA_EMU_RT void *__mla_emu_check_lds(void *pointer, uint64_t bytes,

@@ -97,29 +97,64 @@ struct Wave {
   bool atBarrier;
   uint32_t barrierSite;
   uint64_t barrierLanes;
+  /// The workgroup's LDS clock when the wave last waited for its LDS
+  /// operations: its LDS accesses stamped before it are complete.
+  uint32_t ldsCompleted;
+  /// ldsCompleted as of the last barrier: the wave's LDS accesses stamped
+  /// before it are ordered before every other wave's since.
+  uint32_t ldsPublished;
+  /// The workgroup's LDS clock at the wave's latest LDS read.
+  uint32_t lastLdsRead;
+  /// Whether the wave reached the last barrier with LDS reads in flight.
+  bool ldsReadsCrossedBarrier;
   Lane lanes[kWaveSize];
+};
+
+/// When an LDS access becomes complete, to be published to the other waves
+/// by the next barrier its wave reaches.
+enum class LdsCompletion : uint8_t {
+  /// An access of the kernel's code: at its wave's next wait for its LDS
+  /// operations (s_waitcnt lgkmcnt(0), or a release of LDS at workgroup
+  /// scope, which the backend makes that wait).
+  AtLdsWait,
+  /// A load to LDS in flight: when it lands.
+  AtLanding,
+  /// A load to LDS landing: now.
+  Complete,
 };
 
 /// What the race detector knows about one byte of LDS.
 struct ShadowByte {
-  /// The barrier epoch the fields below belong to; older entries are empty.
+  /// The barrier epoch the fields below belong to; older entries are empty
+  /// but for accesses their waves had not completed at the barrier since.
   uint32_t epoch;
   uint32_t writeSite;
+  /// The workgroup's LDS clock at the write (0: complete; UINT32_MAX: a
+  /// load to LDS in flight).
+  uint32_t writeStamp;
   /// A read by the lowest and by the highest wave that read the byte in
   /// this epoch: whichever wave writes it next, one of them is another
   /// wave's.
   uint32_t lowReadSite;
   uint32_t highReadSite;
+  /// The workgroup's LDS clock at the latest of those reads.
+  uint32_t readStamp;
   /// The wave segment the lane fields belong to.
   uint32_t segment;
   /// Lanes of that segment's wave that read the byte in it.
   uint64_t segmentReaders;
   /// Waves that read the byte in this epoch, one bit per wave.
   uint16_t readers;
+  /// Those whose read comes from an earlier epoch: their waves reached the
+  /// barrier since before completing it.
+  uint16_t crossedReaders;
   /// 1 + the wave that last wrote the byte in this epoch; 0 for none.
   uint8_t writer;
   /// The lane that wrote the byte in `segment`, or -1.
   int8_t segmentWriter;
+  /// Whether `writer`'s write comes from an earlier epoch: its wave reached
+  /// the barrier since before completing it.
+  bool writeCrossedBarrier;
 };
 
 /// A buffer resource (V#) made by make.buffer.rsrc; kernels hold pointers to
@@ -155,6 +190,12 @@ struct MlaEmuContext {
   uint32_t ldsBytes;
   uint32_t numWaves;
   uint32_t epoch;
+  /// The epoch the current run started in: shadow entries of older epochs
+  /// belong to earlier runs.
+  uint32_t runEpoch;
+  /// Advances at every wave's wait for its LDS operations; LDS writes are
+  /// stamped with it (Wave::ldsCompleted).
+  uint32_t ldsClock;
   uint32_t nextSegment;
   uint32_t mxcsr;
   bool failed;
@@ -203,9 +244,11 @@ void describeSite(uint32_t site, char *buffer, size_t size);
 void *checkGlobal(Lane &lane, void *pointer, uint64_t bytes, uint32_t flags,
                   uint32_t site);
 
-/// Checks and records an access of `lane` to LDS; returns `pointer`.
+/// Checks and records an access of `lane` to LDS, a write completing as
+/// `completion` says (a read at the wave's next LDS wait); returns
+/// `pointer`.
 void *checkLds(Lane &lane, void *pointer, uint64_t bytes, uint32_t flags,
-               uint32_t site);
+               uint32_t site, LdsCompletion completion);
 
 /// An LDS access of the kernel's code: first waits for the lane's loads to
 /// LDS unless `flags` says alias metadata may prove them apart (see
@@ -217,6 +260,11 @@ void *accessLds(Lane &lane, void *pointer, uint64_t bytes, uint32_t flags,
 /// that reads of bytes nobody wrote show. Loads to LDS leave it in their
 /// destination until they land.
 constexpr uint8_t kLdsPoison = 0xFF;
+
+/// Suspends `lane` until the rest of its wave has stopped too, then
+/// completes the wave's LDS accesses (Memory.cpp): the wave waited for its
+/// LDS operations.
+void completeLdsAccesses(Lane &lane, uint32_t site);
 
 /// Issues a load to LDS of `lane` (LdsLoads.cpp): reads `bytes` bytes at
 /// `source` (zeros when null) now; `destination`, already checked as a

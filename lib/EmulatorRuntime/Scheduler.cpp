@@ -270,6 +270,8 @@ static void startRun(Context &context, const MlaEmuLaunch &launch,
     std::memset(context.shadow, 0, context.shadowBytes);
     context.epoch = 1;
   }
+  context.runEpoch = context.epoch;
+  context.ldsClock = 1;
   resetMemory(context);
   fillLaunchBlocks(context);
   for (unsigned w = 0; w < context.numWaves; ++w) {
@@ -283,6 +285,9 @@ static void startRun(Context &context, const MlaEmuLaunch &launch,
     wave.segment = ++context.nextSegment;
     wave.done = false;
     wave.atBarrier = false;
+    wave.ldsCompleted = wave.ldsPublished = context.ldsClock;
+    wave.lastLdsRead = 0;
+    wave.ldsReadsCrossedBarrier = false;
     for (unsigned i = 0; i < kWaveSize; ++i) {
       Lane &lane = wave.lanes[i];
       lane.wave = &wave;
@@ -320,10 +325,13 @@ mla_emu_run_workgroup(MlaEmuContext *context, const MlaEmuLaunch *launch,
       return 0;
     if (!checkBarrierReached(*context))
       return 1;
-    // Every wave is at a barrier: release them into a new epoch.
+    // Every wave is at a barrier: release them into a new epoch, which sees
+    // the LDS writes each completed before it arrived.
     ++context->epoch;
     for (unsigned w = 0; w < context->numWaves; ++w) {
       Wave &wave = context->waves[w];
+      wave.ldsPublished = wave.ldsCompleted;
+      wave.ldsReadsCrossedBarrier = wave.lastLdsRead >= wave.ldsCompleted;
       wave.atBarrier = false;
       wave.segment = ++context->nextSegment;
       for (unsigned i = 0; i < wave.numLanes; ++i)

@@ -4,7 +4,8 @@
 ; below carry alias metadata (!alias.scope, !noalias) that keeps the
 ; backend from waiting for the loads before them; reads without it wait
 ; (buffers.ll). 3952 + N is what `amdgpu.memory_counter_wait load(N)`
-; lowers to for gfx950 (vmcnt in bits 3:0 and 15:14).
+; lowers to for gfx950 (vmcnt in bits 3:0 and 15:14), 112 + N
+; `load(N) ds(0)` (lgkmcnt in bits 11:8).
 ;
 ; RUN: llc -mtriple=amdgcn-amd-amdhsa -mcpu=gfx950 %s -o /dev/null
 ; RUN: mla-emu-compile %s --chip=gfx950 -o %t.so \
@@ -56,7 +57,9 @@
 ; Double buffering over n = 4 tiles of 128 floats: each wave copies its
 ; half of tile t + 1 into one buffer while reading the other wave's half
 ; of tile t from the other, stores it, waits vmcnt(1) (the store may stay
-; in flight) and meets the other wave at the barrier. out[i] = in[i ^ 64].
+; in flight) and lgkmcnt(0) (its LDS read is complete before the other
+; wave's next copy may overwrite what it read) and meets the other wave at
+; the barrier. out[i] = in[i ^ 64].
 ; RUN: %{run} --kernel double_buffer --arg k=1 --save out=%t.double.npy > /dev/null
 ; RUN: %amdref print %t.double.npy --per-line 64 | FileCheck %s --check-prefix=DOUBLE
 ; DOUBLE:      {{^}}64.0 65.0 {{.*}} 127.0{{$}}
@@ -69,10 +72,10 @@
 ; DOUBLE-NEXT: {{^}}384.0 385.0 {{.*}} 447.0{{$}}
 ; DOUBLE-NOT: {{.}}
 ;
-; vmcnt(2) leaves the copy in flight past the barrier: it lands in the
-; next epoch, under the other wave's reads.
+; vmcnt(2) leaves the copy in flight past the barrier, which therefore
+; does not publish it: the other wave's read after it races with it.
 ; RUN: not %{run} --kernel double_buffer --arg k=2 2>&1 | FileCheck %s --check-prefix=WEAK
-; WEAK: error: emu: kernel 'double_buffer' workgroup (0,0,0): LDS race at offset 512: wave 0 wrote it at `call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %r, ptr addrspace(3) %next.half, i32 4, i32 %voffset, i32 0, i32 0, i32 0), !alias.scope !{{[0-9]+}}, !no...` in @double_buffer, and wave 1 reads it at `%v = load float, ptr addrspace(3) %p, align 4, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}` in @double_buffer, with no barrier in between
+; WEAK: error: emu: kernel 'double_buffer' workgroup (0,0,0): LDS race at offset 768: wave 1 wrote it at `call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %r, ptr addrspace(3) %next.half, i32 4, i32 %voffset, i32 0, i32 0, i32 0), !alias.scope !{{[0-9]+}}, !no...` in @double_buffer, and wave 0 reads it at `%v = load float, ptr addrspace(3) %p, align 4, !alias.scope !{{[0-9]+}}, !noalias !{{[0-9]+}}` in @double_buffer, after a barrier that wave 1 reached before that access completed (LDS accesses complete at s_waitcnt lgkmcnt(0) or a release of LDS at workgroup scope, a load to LDS at its s_waitcnt vmcnt)
 ;
 ; A release fence that orders LDS (amdgpu.lds_barrier's) waits for the
 ; wave's loads to LDS, as the backend makes it (s_waitcnt vmcnt(0)).
@@ -208,7 +211,7 @@ done:
 
 ; Tile t is in[128 t .. 128 t + 127]; buffer t % 2 holds it in iteration t.
 ; Each wave loads its half at its own base (lane slots follow the base).
-; %k selects the wait: vmcnt(1) or the too weak vmcnt(2).
+; %k selects the wait: vmcnt(1) or the too weak vmcnt(2), with lgkmcnt(0).
 define amdgpu_kernel void @double_buffer(ptr addrspace(1) %in, ptr addrspace(1) %out, ptr addrspace(1) %out2, i32 %n, i32 %k) !reqd_work_group_size !1 {
 entry:
   %tid = call i32 @llvm.amdgcn.workitem.id.x()
@@ -247,10 +250,10 @@ compute:
   %weak = icmp eq i32 %k, 2
   br i1 %weak, label %wait2, label %wait1
 wait1:
-  call void @llvm.amdgcn.s.waitcnt(i32 3953)
+  call void @llvm.amdgcn.s.waitcnt(i32 113)
   br label %latch
 wait2:
-  call void @llvm.amdgcn.s.waitcnt(i32 3954)
+  call void @llvm.amdgcn.s.waitcnt(i32 114)
   br label %latch
 latch:
   call void @llvm.amdgcn.s.barrier()

@@ -141,19 +141,25 @@ public:
                                        ArrayAttr());
   }
 
-  /// s_barrier between fences on LDS only: programs communicate through
-  /// LDS alone within a launch, and LDS runs every wave's accesses in one
-  /// order, so the barrier needs no wait (shared/AMD.md); the fences keep
-  /// the compiler from moving LDS accesses across it. The release is
-  /// wavefront-scoped: at workgroup scope the backend also waits for every
-  /// copy into LDS in flight, which would undo prefetching; async_wait
-  /// waits for the copies it needs itself.
+  /// The wave's LDS accesses complete (s_waitcnt lgkmcnt(0)), then
+  /// s_barrier, between fences on LDS only. The LDS serves the SIMDs
+  /// through several queues, so another wave may see an LDS access late
+  /// unless its wave waited for it before the barrier (AMDGPUUsage,
+  /// GFX942 memory model; s_barrier waits for nothing). A workgroup-scoped
+  /// release would wait the same way, but also for every copy into LDS in
+  /// flight (vmcnt(0)), which would undo prefetching: the release stays
+  /// wavefront-scoped, the wait is explicit, and async_wait waits for the
+  /// copies it needs itself. The fences keep the compiler from moving LDS
+  /// accesses across the barrier. docs/amdgpu.md, "Barriers".
   void barrier(OpBuilder &b, Location loc) const override {
     MLIRContext *ctx = b.getContext();
     auto ldsOnly = LLVM::MMRATagAttr::get(ctx, "amdgpu-synchronize-as", "local");
     auto release = LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release,
                                          "wavefront");
     release->setDiscardableAttr(LLVM::LLVMDialect::getMmraAttrName(), ldsOnly);
+    amdgpu::MemoryCounterWaitOp::create(b, loc, IntegerAttr(), IntegerAttr(),
+                                        b.getI32IntegerAttr(0), IntegerAttr(),
+                                        IntegerAttr());
     ROCDL::SBarrierOp::create(b, loc);
     auto acquire = LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire,
                                          "workgroup");
@@ -166,6 +172,14 @@ public:
 
   bool isBarrier(Operation *op) const override {
     return isa<ROCDL::SBarrierOp>(op);
+  }
+
+  /// barrier()'s fences and its wait for LDS operations alone.
+  bool isBarrierPart(Operation *op) const override {
+    if (auto wait = dyn_cast<amdgpu::MemoryCounterWaitOp>(op))
+      return wait.getDs() && !wait.getLoad() && !wait.getStore() &&
+             !wait.getExp() && !wait.getTensor();
+    return GpuTarget::isBarrierPart(op);
   }
 
   /// buffer_load_{ubyte,ushort,dword,dwordx4} with `lds`: the wave's LDS

@@ -212,8 +212,9 @@ int64_t assignLdsOffsets(mlir::Operation *kernel, int64_t scratchBytes,
 int64_t ldsAlignment(mlir::Operation *kernel);
 
 /// Erases each barrier of `func` that follows another in its block with no
-/// memory access between them (fences aside): the second orders nothing
-/// the first did not. Lowerings that each fence their own LDS use meet
+/// memory access between them (the barriers' own fences and waits aside),
+/// with those fences and waits: the second orders nothing the first did
+/// not. Lowerings that each fence their own LDS use meet
 /// back to back (a reduction's exchange, then a buffer's first write).
 void dropRepeatedBarriers(mlir::Operation *func, const GpuTarget &target);
 

@@ -27,6 +27,10 @@ bool GpuTarget::isBarrier(Operation *op) const {
   return isa<mlir::gpu::BarrierOp>(op);
 }
 
+bool GpuTarget::isBarrierPart(Operation *op) const {
+  return isa<LLVM::FenceOp>(op);
+}
+
 Value GpuTarget::warpgroupMma(OpBuilder &, Location, tilegpu::MmaAttr, Type,
                               const SharedMatrix &, const SharedMatrix &,
                               Value) const {

@@ -693,15 +693,23 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
 } // namespace
 
 void mla::gpu::dropRepeatedBarriers(Operation *func, const GpuTarget &target) {
+  // A barrier with nothing but barrier parts since the previous one is
+  // dropped, and those parts with it.
   SmallVector<Operation *> repeated;
   func->walk([&](Block *block) {
     bool afterBarrier = false;
+    SmallVector<Operation *> parts;
     for (Operation &op : *block) {
       if (target.isBarrier(&op)) {
-        if (afterBarrier)
+        if (afterBarrier) {
+          repeated.append(parts);
           repeated.push_back(&op);
+        }
         afterBarrier = true;
-      } else if (!isa<LLVM::FenceOp>(op) && !isMemoryEffectFree(&op)) {
+        parts.clear();
+      } else if (target.isBarrierPart(&op)) {
+        parts.push_back(&op);
+      } else if (!isMemoryEffectFree(&op)) {
         afterBarrier = false;
       }
     }

@@ -22,6 +22,7 @@
 // GFX942-NOT: rocdl.raw.ptr.buffer.load.lds
 // CHECK: amdgpu.memory_counter_wait load(0)
 // CHECK-NEXT: llvm.fence syncscope("wavefront") release
+// CHECK-NEXT: amdgpu.memory_counter_wait ds(0)
 // CHECK-NEXT: rocdl.s.barrier
 // CHECK: llvm.load {{.*}} {alias_scopes = [#[[$ACCESSES]]], alignment = {{[0-9]+}} : i64, noalias_scopes = [#[[$COPIES]]]} : !llvm.ptr<3>
 #blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]>

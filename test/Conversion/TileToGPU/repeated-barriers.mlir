@@ -1,14 +1,26 @@
 // RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx950 | FileCheck %s --check-prefix=AMD
 // RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx942 | FileCheck %s --check-prefix=AMD
 
-// A barrier that follows another with no memory access between them (its
-// fences aside) orders nothing the first did not, and goes; one after a
-// store stays.
+// A barrier that follows another with no memory access between them (the
+// barriers' own fences and waits aside) orders nothing the first did not,
+// and goes with its fences and wait; one after a store stays. Each barrier
+// first waits for the wave's LDS operations (docs/amdgpu.md, "Barriers").
+// AMD: #[[$LDS:.*]] = #llvm.mmra_tag<"amdgpu-synchronize-as":"local">
 // AMD-LABEL: gpu.func @barriers
-// AMD: rocdl.s.barrier
+// AMD:      llvm.fence syncscope("wavefront") release {llvm.mmra = #[[$LDS]]}
+// AMD-NEXT: amdgpu.memory_counter_wait ds(0)
+// AMD-NEXT: rocdl.s.barrier
+// AMD-NEXT: llvm.fence syncscope("workgroup") acquire {llvm.mmra = #[[$LDS]]}
+// AMD-NOT: llvm.fence
+// AMD-NOT: amdgpu.memory_counter_wait
 // AMD-NOT: rocdl.s.barrier
 // AMD: rocdl.raw.ptr.buffer.store
-// AMD: rocdl.s.barrier
+// AMD-NEXT: llvm.fence syncscope("wavefront") release {llvm.mmra = #[[$LDS]]}
+// AMD-NEXT: amdgpu.memory_counter_wait ds(0)
+// AMD-NEXT: rocdl.s.barrier
+// AMD-NEXT: llvm.fence syncscope("workgroup") acquire {llvm.mmra = #[[$LDS]]}
+// AMD-NOT: llvm.fence
+// AMD-NOT: amdgpu.memory_counter_wait
 // AMD-NOT: rocdl.s.barrier
 // AMD: gpu.return
 #blocked = #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]>

@@ -166,9 +166,11 @@ public:
   /// Waits until every thread of the program reached this point and its LDS
   /// writes are visible.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const;
-  /// Whether `op` is the barrier instruction of barrier() (whose fences,
-  /// if any, are LLVM fences).
+  /// Whether `op` is the barrier instruction of barrier().
   virtual bool isBarrier(mlir::Operation *op) const;
+  /// Whether `op` is one of the other operations barrier() emits (fences,
+  /// waits), which have no effect of their own between two barriers.
+  virtual bool isBarrierPart(mlir::Operation *op) const;
 
   /// LDS a kernel may declare statically; a kernel that needs more (up to
   /// the chip's `ldsBytes`) gets it as dynamic shared memory at launch.
