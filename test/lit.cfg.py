@@ -74,11 +74,13 @@ if os.path.exists("/dev/kfd"):
     config.available_features.add("hip-device")
 if os.path.exists("/dev/nvidiactl"):
     config.available_features.add("cuda-device")
-# PyTorch, for the Python package's tests with tensors.
+# PyTorch and numpy, for the Python package's tests with tensors, arrays
+# and their scalars.
 try:
     import importlib.util
-    if importlib.util.find_spec("torch") is not None:
-        config.available_features.add("torch")
+    for package in ("torch", "numpy"):
+        if importlib.util.find_spec(package) is not None:
+            config.available_features.add(package)
 except (ImportError, ValueError):
     pass
 # A CUDA driver library to load (mla-run and the Python package open it).

@@ -152,6 +152,15 @@ Status RecordChecker::checkArgs(const KernelInfo &kernel,
       return mismatch(formatString("%s.args[%zu]", field.c_str(), i),
                       spell(givenKind, arg.type, arg.name),
                       spell(*kind, *type, *name));
+    // The launch checks buffers against the extent: an edited one must not
+    // let a small buffer through.
+    const Value *recordedExtent = entry->get("extent");
+    Value recorded = recordedExtent ? *recordedExtent : Value(nullptr);
+    Value given = arg.extent ? *arg.extent : Value(nullptr);
+    if (recorded != given)
+      return mismatch(formatString("%s.args[%zu].extent", field.c_str(), i),
+                      llvm::formatv("{0}", given).str(),
+                      llvm::formatv("{0}", recorded).str());
   }
   if (args->size() != kernel.args.size())
     return Status::failure(

@@ -1,6 +1,7 @@
 //===- Manifest.cpp - Module manifests (docs/ABI.md) ----------------------===//
 
 #include "mla/Runtime/Manifest.h"
+#include "mla/Runtime/Extents.h"
 #include "mla/Runtime/Json.h"
 #include "mla/Runtime/RegularFile.h"
 
@@ -69,6 +70,8 @@ private:
                         KernelInfo &kernel);
   Status validateArg(const Value &json, const std::string &field,
                      KernelArg &arg);
+  Status validateArgExtent(const llvm::json::Object &json,
+                           const std::string &field, KernelArg &arg);
   Status validateLaunch(const llvm::json::Object &json,
                         const std::string &field, KernelInfo &kernel);
 
@@ -236,6 +239,27 @@ Status ManifestValidator::validateArg(const Value &value,
   if (arg.kind == ArgKind::Scalar && !kScalarTypes.count(arg.type))
     return error(field + ".type", "scalar type \"" + arg.type +
                                       "\" is not one of i32, i64, f32");
+  return validateArgExtent(*json, field, arg);
+}
+
+Status ManifestValidator::validateArgExtent(const llvm::json::Object &json,
+                                            const std::string &field,
+                                            KernelArg &arg) {
+  const Value *extent = json.get("extent");
+  const Value *unknown;
+  if (Status s = member(json, field, "extent_unknown", Value::String, unknown,
+                        /*optional=*/true))
+    return s;
+  if (arg.kind == ArgKind::Scalar && (extent || unknown))
+    return error(field, "a scalar argument has no extent");
+  if (unknown)
+    arg.extentUnknown = unknown->getAsString()->str();
+  if (!extent || extent->kind() == Value::Null)
+    return Status::success();
+  std::string what;
+  if (!validateExtent(*extent, what))
+    return error(field + ".extent", what);
+  arg.extent = *extent;
   return Status::success();
 }
 

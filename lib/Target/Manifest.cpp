@@ -2,6 +2,7 @@
 
 #include "mla/Target/Manifest.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Target/ArgumentExtents.h"
 #include "mla/Target/GpuCodegen.h"
 
 using namespace mlir;
@@ -47,10 +48,19 @@ static llvm::json::Value kernelEntry(tile::KernelOp kernel) {
   llvm::json::Array args;
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     auto ptr = dyn_cast<tile::PtrType>(type);
-    args.push_back(llvm::json::Object{
+    llvm::json::Object arg{
         {"name", kernel.getArgName(i).str()},
         {"kind", ptr ? "ptr" : "scalar"},
-        {"type", typeName(ptr ? ptr.getElementType() : type)}});
+        {"type", typeName(ptr ? ptr.getElementType() : type)}};
+    if (ptr) {
+      std::string unknown;
+      std::optional<llvm::json::Value> extent =
+          argumentExtent(kernel, i, unknown);
+      arg["extent"] = extent ? std::move(*extent) : nullptr;
+      if (!extent)
+        arg["extent_unknown"] = unknown;
+    }
+    args.push_back(std::move(arg));
   }
   llvm::json::Object entry{
       {"symbol", kernel.getSymName().str()},

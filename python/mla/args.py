@@ -9,6 +9,8 @@ torch and numpy spell several ways (`uint8`, `float8_e4m3fn`, ...).
 """
 
 import ctypes
+import math
+import operator
 import struct
 
 from .errors import MlaError
@@ -44,6 +46,10 @@ for _code, _types in (("i", {"i32"}), ("l", {"i32", "i64"}), ("q", {"i64"})):
     BUFFER_TYPES[_code] = {t for t in _types
                            if struct.calcsize(_code) * 8 == int(t[1:])}
 
+# Bits per element of each pointer type: E2M1 values are packed two a byte.
+ELEMENT_BITS = {"f32": 32, "i32": 32, "i64": 64, "f16": 16, "bf16": 16,
+                **{t: 8 for t in BYTE_TYPES}, "f4E2M1FN": 4}
+
 
 def _wrong_type(arg, container, got):
     # The article as the type name is read aloud: "an f32", "a bf16".
@@ -53,12 +59,18 @@ def _wrong_type(arg, container, got):
 
 
 class Tensor:
-    """A pointer argument's address and where it lives."""
+    """A pointer argument's address, size and where it lives."""
 
-    def __init__(self, address, device, keepalive=None):
+    def __init__(self, address, device, nbytes, container, keepalive=None):
         self.address = address
         self.device = device  # "cpu" or ("cuda", index)
+        self.nbytes = nbytes
+        self.container = container  # "tensor", "array" or "buffer"
         self.keepalive = keepalive
+
+    def elements(self, type_):
+        """How many elements of manifest type `type_` it holds."""
+        return self.nbytes * 8 // ELEMENT_BITS[type_]
 
 
 def _torch_tensor(value, arg):
@@ -69,7 +81,8 @@ def _torch_tensor(value, arg):
         raise MlaError(f"argument '{arg.name}': the tensor is not contiguous")
     device = "cpu" if value.device.type == "cpu" else (
         "cuda", value.device.index)
-    return Tensor(value.data_ptr(), device, value)
+    return Tensor(value.data_ptr(), device,
+                  value.numel() * value.element_size(), "tensor", value)
 
 
 def _numpy_array(value, arg):
@@ -79,7 +92,7 @@ def _numpy_array(value, arg):
         raise MlaError(f"argument '{arg.name}': the array is not contiguous")
     if not value.flags["WRITEABLE"]:
         raise MlaError(f"argument '{arg.name}': the array is read-only")
-    return Tensor(value.ctypes.data, "cpu", value)
+    return Tensor(value.ctypes.data, "cpu", value.nbytes, "array", value)
 
 
 def _buffer(value, arg):
@@ -96,7 +109,8 @@ def _buffer(value, arg):
     if view.readonly:
         raise MlaError(f"argument '{arg.name}': the buffer is read-only")
     holder = (ctypes.c_char * view.nbytes).from_buffer(view.cast("B"))
-    return Tensor(ctypes.addressof(holder), "cpu", (view, holder))
+    return Tensor(ctypes.addressof(holder), "cpu", view.nbytes, "buffer",
+                  (view, holder))
 
 
 def tensor_of(value, arg):
@@ -109,17 +123,54 @@ def tensor_of(value, arg):
     return _buffer(value, arg)
 
 
+def integer_of(value):
+    """`value` as an int where it is an integer (Python's, a numpy scalar, a
+    0-d numpy array or torch tensor), else None. Bools are not integers."""
+    if (isinstance(value, bool) or "bool" in str(getattr(value, "dtype", ""))
+            or getattr(value, "ndim", 0) != 0):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def _float_of(value):
+    """`value` as a float where it is a real number, else None."""
+    integer = integer_of(value)
+    if integer is not None:
+        return integer
+    if isinstance(value, float):
+        return value
+    # numpy floating scalars and 0-d arrays (dtype.kind), 0-d torch tensors.
+    dtype = getattr(value, "dtype", None)
+    if getattr(value, "ndim", None) == 0 and (
+            getattr(dtype, "kind", None) == "f" or
+            getattr(dtype, "is_floating_point", False)):
+        return float(value)
+    return None
+
+
 def scalar_slot(value, arg):
     """The ctypes value a scalar argument's slot points at."""
     if arg.type == "f32":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        number = _float_of(value)
+        if number is None:
             raise MlaError(f"argument '{arg.name}': a number is expected, "
                            f"got {type(value).__name__}")
-        return ctypes.c_float(value)
-    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            single = ctypes.c_float(number)
+        except OverflowError:  # an int past even float64's range
+            single = None
+        if single is None or math.isinf(single.value) and not math.isinf(number):
+            raise MlaError(f"argument '{arg.name}': {value} does not fit f32")
+        return single
+    integer = integer_of(value)
+    if integer is None:
         raise MlaError(f"argument '{arg.name}': an integer is expected, "
                        f"got {type(value).__name__}")
     bits = 32 if arg.type == "i32" else 64
-    if not -(1 << (bits - 1)) <= value < (1 << (bits - 1)):
-        raise MlaError(f"argument '{arg.name}': {value} does not fit {arg.type}")
-    return ctypes.c_int32(value) if bits == 32 else ctypes.c_int64(value)
+    if not -(1 << (bits - 1)) <= integer < (1 << (bits - 1)):
+        raise MlaError(f"argument '{arg.name}': {integer} does not fit "
+                       f"{arg.type}")
+    return ctypes.c_int32(integer) if bits == 32 else ctypes.c_int64(integer)

@@ -11,6 +11,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 
+from . import extents
 from .errors import MlaError
 
 ABI_RECORD_SYMBOL = "__mla_abi"
@@ -23,6 +24,8 @@ class Arg:
     name: str
     kind: str  # "ptr" or "scalar"
     type: str  # MLIR's element type name, e.g. "bf16", "f8E4M3FN"
+    # Elements the kernel may reach (docs/ABI.md, "Extents"); None: unknown.
+    extent: object = field(default=None, hash=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,18 @@ def _parse_arg(path, where, value):
     if kind == "scalar":
         _require(type_ in SCALAR_TYPES, path, where + ".type",
                  " or ".join(SCALAR_TYPES))
-    return Arg(name, kind, type_)
+        for key in ("extent", "extent_unknown"):
+            _require(key not in value, path, f"{where}.{key}",
+                     "none on a scalar argument")
+    extent, unknown = value.get("extent"), value.get("extent_unknown")
+    if extent is not None:
+        try:
+            extents.check(extent)
+        except MlaError as e:
+            raise MlaError(f"{path}: {where}.extent: {e}") from None
+    _require(unknown is None or isinstance(unknown, str), path,
+             where + ".extent_unknown", "a string")
+    return Arg(name, kind, type_, extent)
 
 
 def _parse_kernel(path, where, value):
@@ -107,7 +121,7 @@ def load_manifest(module_path):
     text = read_regular_file(path, "manifest")
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as e:
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise MlaError(f"{path}: not a JSON manifest: {e}") from None
     _require(isinstance(data, dict), path, "manifest", "an object")
     target, binary = data.get("target"), data.get("binary")
@@ -147,12 +161,20 @@ def check_abi_record(manifest, record_text):
         if theirs is None:
             raise MlaError(f"{manifest.path}: {where}: '{kernel.symbol}' is "
                            "not a kernel of the binary")
+        recorded = [a if isinstance(a, dict) else {}
+                    for a in theirs.get("args", [])]
         ours_args = [{"kind": a.kind, "name": a.name, "type": a.type}
                      for a in kernel.args]
         their_args = [{"kind": a.get("kind"), "name": a.get("name"),
-                       "type": a.get("type")} for a in theirs.get("args", [])]
+                       "type": a.get("type")} for a in recorded]
         if ours_args != their_args:
             raise _mismatch(manifest, where + ".args", ours_args, their_args)
+        # The launch checks tensors against the extents: an edited manifest
+        # must not let a small one through. Null and absent agree.
+        for j, (arg, their_arg) in enumerate(zip(kernel.args, recorded)):
+            if arg.extent != their_arg.get("extent"):
+                raise _mismatch(manifest, f"{where}.args[{j}].extent",
+                                arg.extent, their_arg.get("extent"))
         ours_launch, their_launch = kernel.launch or {}, theirs.get("launch") or {}
         for key in sorted(set(ours_launch) | set(their_launch)):
             if ours_launch.get(key) != their_launch.get(key):

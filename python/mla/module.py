@@ -2,9 +2,10 @@
 
 import ctypes
 
-from .args import scalar_slot, tensor_of
+from .args import integer_of, scalar_slot, tensor_of
 from .driver import CUDA, HIP, DriverBackend
 from .errors import MlaError
+from .extents import evaluate
 from .host import HostBackend
 from .manifest import load_manifest
 
@@ -35,15 +36,15 @@ def _grid_of(kernel, grid):
             raise MlaError(f"kernel '{kernel.symbol}': grid= is needed (its "
                            f"rule is {rule})")
         grid = rule
-    if isinstance(grid, int):
-        grid = (grid,)
-    grid = tuple(grid)
-    if not 1 <= len(grid) <= 3 or not all(
-            isinstance(n, int) and not isinstance(n, bool) and n >= 0
-            for n in grid):
+    try:
+        entries = (grid,) if integer_of(grid) is not None else tuple(grid)
+    except TypeError:  # neither a size nor sizes: refused below
+        entries = (grid,)
+    sizes = tuple(integer_of(n) for n in entries)
+    if not 1 <= len(sizes) <= 3 or any(n is None or n < 0 for n in sizes):
         raise MlaError(f"kernel '{kernel.symbol}': grid must be up to three "
-                       f"sizes >= 0, got {grid}")
-    return grid + (1,) * (3 - len(grid))
+                       f"sizes >= 0, got {grid!r}")
+    return sizes + (1,) * (3 - len(sizes))
 
 
 class Kernel:
@@ -86,32 +87,53 @@ class Kernel:
                            f"{', '.join(repr(n) for n in missing)}")
         return [bound[n] for n in names]
 
-    def _slot(self, arg, value, keepalive):
-        if arg.kind == "scalar":
-            slot = scalar_slot(value, arg)
-        else:
-            tensor = tensor_of(value, arg)
-            backend = self.module.backend
-            if not backend.accepts(tensor):
-                raise MlaError(
-                    f"argument '{arg.name}': a tensor on "
-                    f"{_device_name(backend.device)} is expected (the module's "
-                    f"target is {self.module.target}), got one on "
-                    f"{_device_name(tensor.device)}")
-            keepalive.append(tensor)
-            slot = ctypes.c_void_p(tensor.address)
-        keepalive.append(slot)
-        return ctypes.addressof(slot)
+    def _tensor(self, arg, value):
+        tensor = tensor_of(value, arg)
+        backend = self.module.backend
+        if not backend.accepts(tensor):
+            raise MlaError(
+                f"argument '{arg.name}': a tensor on "
+                f"{_device_name(backend.device)} is expected (the module's "
+                f"target is {self.module.target}), got one on "
+                f"{_device_name(tensor.device)}")
+        return tensor
+
+    def _check_extents(self, sizes, tensors, integers):
+        """Refuses a tensor smaller than the kernel may reach through it."""
+        for arg in self.info.args:
+            if arg.extent is None:
+                continue
+            try:
+                needed = evaluate(arg.extent, integers, sizes)
+            except MlaError as e:
+                raise MlaError(f"kernel '{self.name}': argument '{arg.name}': "
+                               f"cannot compute its extent: {e}") from None
+            tensor = tensors[arg.name]
+            given = tensor.elements(arg.type)
+            if given < needed:
+                raise MlaError(f"kernel '{self.name}': argument '{arg.name}' "
+                               f"needs {needed} elements, the "
+                               f"{tensor.container} has {given}")
 
     def __call__(self, *args, grid=None, **kwargs):
         values = self._bind(args, kwargs)
         sizes = _grid_of(self.info, grid)
-        keepalive = []
-        slots = (ctypes.c_void_p * max(len(values), 1))(
-            *(self._slot(a, v, keepalive) for a, v in zip(self.info.args, values)))
-        if 0 in sizes:
+        slots, tensors, integers = [], {}, {}
+        for arg, value in zip(self.info.args, values):
+            if arg.kind == "scalar":
+                slot = scalar_slot(value, arg)
+                if arg.type != "f32":
+                    integers[arg.name] = slot.value
+            else:
+                tensors[arg.name] = tensor = self._tensor(arg, value)
+                slot = ctypes.c_void_p(tensor.address)
+            slots.append(slot)
+        if 0 in sizes:  # nothing runs, so nothing is reached
             return
-        self.module.backend.launch(self.info, sizes, slots)
+        self._check_extents(sizes, tensors, integers)
+        array = (ctypes.c_void_p * max(len(slots), 1))(
+            *(ctypes.addressof(slot) for slot in slots))
+        self.module.backend.launch(self.info, sizes, array)
 
 
 class Module:
@@ -130,19 +152,25 @@ class Module:
     def kernels(self):
         return list(self._kernels)
 
+    def _no_kernel(self, symbol):
+        return (f"{self.manifest.binary}: no kernel '{symbol}' (its kernels: "
+                f"{', '.join(self._kernels)})")
+
     def __getitem__(self, symbol):
         try:
             return self._kernels[symbol]
         except KeyError:
-            raise MlaError(f"{self.manifest.binary}: no kernel '{symbol}' (its "
-                           f"kernels: {', '.join(self._kernels)})") from None
+            raise MlaError(self._no_kernel(symbol)) from None
 
     def __getattr__(self, symbol):
-        kernel = self.__dict__.get("_kernels", {}).get(symbol)
-        if kernel is None:
-            raise AttributeError(f"{self.manifest.binary}: no kernel "
-                                 f"'{symbol}'")
-        return kernel
+        # Only for names that are not attributes: an AttributeError keeps
+        # hasattr() and copy/pickle probing working.
+        kernels = self.__dict__.get("_kernels")
+        if kernels is None:  # still being made
+            raise AttributeError(symbol)
+        if symbol not in kernels:
+            raise AttributeError(self._no_kernel(symbol))
+        return kernels[symbol]
 
     def find(self, **launch_keys):
         """The kernels whose launch keys include `launch_keys`."""

@@ -12,6 +12,7 @@
 
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Check.h"
+#include "mla/Runtime/Extents.h"
 #include "mla/Runtime/KernelArgs.h"
 #include "mla/Runtime/KernelRunner.h"
 #include "mla/Runtime/LaunchPlan.h"
@@ -773,10 +774,12 @@ static Status runKernelMode(const Options &options) {
     return s;
   if (Status s = checkSaves(*kernel, options.saves))
     return s;
+  const std::array<int64_t, 3> &grid = *options.grid;
+  if (Status s = checkExtents(*kernel, args, grid))
+    return s;
   if (Status s = backend->loadModule(options.module, manifest))
     return s;
 
-  const std::array<int64_t, 3> &grid = *options.grid;
   std::printf("run: target=%s kernel=%s grid=%lldx%lldx%lld\n",
               options.target.c_str(), kernel->symbol.c_str(),
               static_cast<long long>(grid[0]), static_cast<long long>(grid[1]),

@@ -38,6 +38,10 @@ struct KernelArg {
   /// MLIR's element type name: the pointee type of a pointer, the value type
   /// of a scalar (i32, i64 or f32).
   std::string type;
+  /// A pointer's extent expression (docs/ABI.md, "Extents"); nullopt where
+  /// the manifest has none, extentUnknown then saying why if it does.
+  std::optional<llvm::json::Value> extent;
+  std::string extentUnknown;
   /// The manifest that describes it, for messages.
   std::string location;
 };

@@ -17,6 +17,8 @@
 #include "GpuLowering.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 
+#include <tuple>
+
 using namespace mlir;
 using namespace mla;
 using namespace mla::gpu;
@@ -30,6 +32,8 @@ struct Placement {
   int64_t bytes;
   int64_t alignment;
   int64_t first, last;
+  /// Its place among the buffers in program order, which breaks ties.
+  size_t index;
   int64_t offset = 0;
 };
 
@@ -134,7 +138,7 @@ int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
       return;
     }
     auto [first, last] = liveRange(op, order);
-    buffers.push_back({op, bytes, alignment, first, last});
+    buffers.push_back({op, bytes, alignment, first, last, buffers.size()});
   });
 
   // First fit, in order of first use, among the buffers live at the same
@@ -144,9 +148,9 @@ int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
   // offsets (a decoded KV tile) stay where one register serves them all,
   // while a copy's LDS address is a scalar register of any size and its
   // buffer is read back at a few offsets only.
-  llvm::stable_sort(buffers, [](const Placement &a, const Placement &b) {
-    return std::make_pair(isCopyTarget(a.op), a.first) <
-           std::make_pair(isCopyTarget(b.op), b.first);
+  llvm::sort(buffers, [](const Placement &a, const Placement &b) {
+    return std::make_tuple(isCopyTarget(a.op), a.first, a.index) <
+           std::make_tuple(isCopyTarget(b.op), b.first, b.index);
   });
   int64_t start = llvm::alignTo(scratchBytes, 16), end = start;
   for (auto [i, buffer] : llvm::enumerate(buffers)) {

@@ -1,7 +1,9 @@
 """Calls that the `mla` package must refuse, one line per refusal:
 `CASE: MlaError: message` (or `CASE: accepted` where none was raised).
 
-    errors.py MODULE       (examples/softmax.mlir compiled for the host)
+    errors.py MODULE [--numpy | --torch]
+        (examples/softmax.mlir compiled for the host; --numpy, --torch: only
+        the cases of numpy or torch values, where that package is)
 """
 
 import array
@@ -10,12 +12,19 @@ import sys
 import mla
 
 
-def main():
-    module = mla.Module(sys.argv[1])
+class Index:
+    """An integer that is not an int, as numpy's and torch's are."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __index__(self):
+        return self.value
+
+
+def python_cases(module, x, y):
     kernel = module.row_softmax
-    x = array.array("f", [0.0] * 64)
-    y = array.array("f", [0.0] * 64)
-    cases = {
+    return {
         "no-grid": lambda: kernel(x, y, 1, 64),
         "missing": lambda: kernel(x, y, 1, grid=1),
         "unknown": lambda: kernel(x, y, 1, 64, colz=1, grid=1),
@@ -28,17 +37,78 @@ def main():
         "not-a-tensor": lambda: kernel(x, "y", 1, 64, grid=1),
         "float-for-int": lambda: kernel(x, y, 1, 2.5, grid=1),
         "int-range": lambda: kernel(x, y, 1, 1 << 40, grid=1),
+        "bool-for-int": lambda: kernel(x, y, True, 64, grid=1),
+        "index-for-int": lambda: kernel(x, y, Index(1), Index(64), grid=1),
         "bad-grid": lambda: kernel(x, y, 1, 64, grid=(1, -1)),
+        "float-grid": lambda: kernel(x, y, 1, 64, grid=3.0),
+        "float-in-grid": lambda: kernel(x, y, 1, 64, grid=(1, 2.0)),
+        "string-grid": lambda: kernel(x, y, 1, 64, grid="3"),
+        "long-grid": lambda: kernel(x, y, 1, 64, grid=(1, 1, 1, 1)),
+        "index-grid": lambda: kernel(x, y, 1, 64, grid=(Index(1), 1)),
         "no-kernel": lambda: module["gemm"],
         "zero-grid": lambda: kernel(x, y, 1, 64, grid=0),
+        # The extents (rows x cols elements of x and y) against the buffers.
+        "small-y": lambda: kernel(x, array.array("f", [0.0] * 63), 1, 64,
+                                  grid=1),
+        "more-rows": lambda: kernel(x, y, 37, 64, grid=3),
+        "negative-rows": lambda: kernel(x, y, -1, 64, grid=1),
+        "exact-fit": lambda: kernel(x, y, 2, 32, grid=1),
     }
-    for name, call in cases.items():
+
+
+def numpy_cases(module, x, y):
+    import numpy as np
+    kernel = module.row_softmax
+    return {
+        "numpy-int": lambda: kernel(x, y, np.int64(1), np.int32(64), grid=1),
+        "numpy-0d": lambda: kernel(x, y, np.array(1), np.array(64, np.int16),
+                                   grid=1),
+        "numpy-grid": lambda: kernel(x, y, 1, 64, grid=(np.int64(1), 1)),
+        "numpy-grid-0d": lambda: kernel(x, y, 1, 64, grid=np.array(1)),
+        "numpy-float": lambda: kernel(x, y, 1, np.float64(64.0), grid=1),
+        "numpy-bool": lambda: kernel(x, y, np.bool_(True), 64, grid=1),
+        "numpy-1d": lambda: kernel(x, y, np.array([1]), 64, grid=1),
+        "numpy-range": lambda: kernel(x, y, 1, np.uint64(1 << 63), grid=1),
+        "numpy-float-grid": lambda: kernel(x, y, 1, 64, grid=np.float32(1)),
+        "numpy-small": lambda: kernel(x, np.zeros((7, 9), np.float32),
+                                      np.int32(1), 64, grid=1),
+    }
+
+
+def torch_cases(module, x, y):
+    import torch
+    kernel = module.row_softmax
+    return {
+        "torch-0d": lambda: kernel(x, y, torch.tensor(1),
+                                   torch.tensor(64, dtype=torch.int32), grid=1),
+        "torch-grid": lambda: kernel(x, y, 1, 64, grid=(torch.tensor(1), 1)),
+        "torch-float": lambda: kernel(x, y, 1, torch.tensor(64.0), grid=1),
+        "torch-bool": lambda: kernel(x, y, torch.tensor(True), 64, grid=1),
+        "torch-1d": lambda: kernel(x, y, torch.tensor([1]), 64, grid=1),
+        "torch-small": lambda: kernel(x, torch.zeros(63), 1, 64, grid=1),
+    }
+
+
+CASES = {None: python_cases, "--numpy": numpy_cases, "--torch": torch_cases}
+
+
+def main():
+    module = mla.Module(sys.argv[1])
+    which = sys.argv[2] if len(sys.argv) > 2 else None
+    x = array.array("f", [0.0] * 64)
+    y = array.array("f", [0.0] * 64)
+    for name, call in CASES[which](module, x, y).items():
         try:
             call()
             print(f"{name}: accepted")
         except mla.MlaError as e:
             print(f"{name}: MlaError: {e}")
-    print(f"attribute: {hasattr(module, 'gemm')}")
+    if which is None:
+        print(f"attribute: {hasattr(module, 'gemm')}")
+        try:
+            module.row_sofmax
+        except AttributeError as e:
+            print(f"attribute-typo: AttributeError: {e}")
     return 0
 
 

@@ -14,7 +14,7 @@
 // MLIR: llvm.func @scale(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // MLIR-NOT: tile.
 // LLVM: target triple = "x86_64-unknown-linux-gnu"
-// LLVM: @__mla_abi = constant [{{[0-9]+}} x i8] c"{\22kernels\22:[{\22args\22:[{\22kind\22:\22ptr\22,\22name\22:\22x\22,\22type\22:\22f32\22},{{.*}}\22symbol\22:\22scale\22,\22workgroup_size\22:[1,1,1]}],\22target\22:\22host\22,\22version\22:1}\00", align 1
+// LLVM: @__mla_abi = constant [{{[0-9]+}} x i8] c"{\22kernels\22:[{\22args\22:[{\22extent\22:[\22view\22,0,[{\22arg\22:\22n\22}],[1]],\22kind\22:\22ptr\22,\22name\22:\22x\22,\22type\22:\22f32\22},{{.*}}\22symbol\22:\22scale\22,\22workgroup_size\22:[1,1,1]}],\22target\22:\22host\22,\22version\22:1}\00", align 1
 // LLVM: define void @scale(ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
 // ASM: scale:
 // OBJ: T scale

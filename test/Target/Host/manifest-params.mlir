@@ -9,6 +9,7 @@
 // Keys are sorted: each kernel's symbol comes after its params.
 // CHECK: "args": [
 // CHECK-NEXT: {
+// CHECK-NEXT: "extent": 0,
 // CHECK-NEXT: "kind": "ptr",
 // CHECK-NEXT: "name": "x",
 // CHECK-NEXT: "type": "f32"

@@ -1,5 +1,7 @@
 // The manifest lists each kernel's arguments in call order with their
-// names, kinds and element types, and copies its launch rule.
+// names, kinds and element types (pointers with their extent: these
+// kernels access nothing, extents.mlir has the others), and copies its
+// launch rule.
 // RUN: rm -f %t.so %t.so.json
 // RUN: mla-compile %s --target=host -o %t.so
 // RUN: FileCheck %s < %t.so.json
@@ -7,10 +9,12 @@
 // CHECK: "binary": "manifest.mlir.tmp.so"
 // CHECK: "args": [
 // CHECK-NEXT: {
+// CHECK-NEXT: "extent": 0,
 // CHECK-NEXT: "kind": "ptr",
 // CHECK-NEXT: "name": "packed",
 // CHECK-NEXT: "type": "i8"
-// CHECK: "kind": "ptr",
+// CHECK: "extent": 0,
+// CHECK-NEXT: "kind": "ptr",
 // CHECK-NEXT: "name": "scales",
 // CHECK-NEXT: "type": "f8E8M0FNU"
 // CHECK: "kind": "scalar",
