@@ -40,22 +40,22 @@ namespace {
 enum class Emit { MLIR, LLVM, Asm, Obj, Bin };
 } // namespace
 
-// --help lists these; LLVM's and MLIR's own options stay accepted.
+// --help lists these; LLVM's and MLIR's own options stay accepted. The
+// input, -o and --target are required, which main checks itself so that a
+// missing one gets the tool's own one-line error.
 static llvm::cl::OptionCategory compileOptions("mla-compile options");
 
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input .mlir>"),
-                                            llvm::cl::Required,
                                             llvm::cl::cat(compileOptions));
 static llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output file"),
                                              llvm::cl::value_desc("path"),
-                                             llvm::cl::Required,
                                              llvm::cl::cat(compileOptions));
 static llvm::cl::opt<std::string>
     targetName("target",
                llvm::cl::desc("host, gfx950, gfx942, sm_90, gfx950-emu or "
                               "gfx942-emu"),
-               llvm::cl::Required, llvm::cl::cat(compileOptions));
+               llvm::cl::cat(compileOptions));
 static llvm::cl::opt<Emit>
     emit("emit", llvm::cl::desc("Stage to stop at"), llvm::cl::init(Emit::Bin),
          llvm::cl::values(
@@ -141,14 +141,21 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "Compile tile programs to loadable binaries\n");
 
+  std::string known;
+  for (const TargetInfo &t : getTargets())
+    known += (known.empty() ? "" : ", ") + t.name.str();
+  if (inputFile.getNumOccurrences() == 0)
+    return fail("no input file: mla-compile FILE.mlir --target=TARGET -o "
+                "OUTPUT (--help lists the options)");
+  if (targetName.getNumOccurrences() == 0)
+    return fail("--target is missing: one of " + known);
+  if (outputFile.getNumOccurrences() == 0)
+    return fail("-o is missing: the output file ('-' for the text stages "
+                "of --emit)");
   const TargetInfo *target = lookupTarget(targetName);
-  if (!target) {
-    std::string known;
-    for (const TargetInfo &t : getTargets())
-      known += (known.empty() ? "" : ", ") + t.name.str();
+  if (!target)
     return fail("--target: unknown target '" + targetName +
                 "'; expected one of " + known);
-  }
   if (emit == Emit::Bin && outputFile == "-")
     return fail("-o: a binary and its manifest need a file name, not '-'");
   for (const std::string &set : instanceSets) {
