@@ -21,6 +21,7 @@
 #include "mla/Target/OutputFile.h"
 #include "mla/Target/ParallelCodegen.h"
 #include "mla/Target/TargetInfo.h"
+#include "mla/Version.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -138,6 +139,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerAllPasses();
   llvm::cl::HideUnrelatedOptions(compileOptions);
+  llvm::cl::SetVersionPrinter(
+      [](llvm::raw_ostream &os) { mla::printVersion(os, "mla-compile"); });
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "Compile tile programs to loadable binaries\n");
 

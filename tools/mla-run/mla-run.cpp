@@ -22,9 +22,9 @@
 #include "mla/Runtime/Problem.h"
 #include "mla/Runtime/Reference.h"
 #include "mla/Runtime/Status.h"
+#include "mla/Version.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
@@ -824,9 +824,8 @@ static void outOfMemory() {
 
 int main(int argc, char **argv) {
   std::set_new_handler(outOfMemory);
-  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
-    os << "mla-run, with LLVM " LLVM_VERSION_STRING " Support linked in\n";
-  });
+  cl::SetVersionPrinter(
+      [](llvm::raw_ostream &os) { mla::printVersion(os, "mla-run"); });
   Options options;
   Status status = parseArguments(argc, argv, options);
   if (status.ok())
