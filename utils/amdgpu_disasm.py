@@ -3,6 +3,7 @@ of each kernel and their control flow. Shared by loop_mix.py and
 lds_barriers.py.
 """
 
+import argparse
 import collections
 import re
 import shutil
@@ -52,6 +53,18 @@ def disassemble(tool, path, mcpu=None, objdump=None):
     if run.returncode != 0:
         fail(tool, f"{path}: {run.stderr.strip()}")
     return mcpu, run.stdout
+
+
+def disassemble_command_line(tool, doc):
+    """(object path, chip, disassembly) from the command line the utilities
+    share: OBJECT [--mcpu CHIP] [--objdump PATH], described by `doc`."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("object")
+    parser.add_argument("--mcpu")
+    parser.add_argument("--objdump")
+    args = parser.parse_args()
+    mcpu, text = disassemble(tool, args.object, args.mcpu, args.objdump)
+    return args.object, mcpu, text
 
 
 def kernels(text):

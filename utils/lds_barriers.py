@@ -25,12 +25,11 @@ Prints one line per barrier reached with an access in flight, naming the
 access, then a summary per object; exits 1 when there is any.
 """
 
-import argparse
 import collections
 import re
 import sys
 
-from amdgpu_disasm import control_flow, disassemble, kernels
+from amdgpu_disasm import control_flow, disassemble_command_line, kernels
 
 TOOL = "lds_barriers.py"
 # lgkmcnt's largest count on gfx9: a wait for N >= this waits for nothing
@@ -119,15 +118,10 @@ def unwaited_barriers(code):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("object")
-    parser.add_argument("--mcpu")
-    parser.add_argument("--objdump")
-    args = parser.parse_args()
-    mcpu, text = disassemble(TOOL, args.object, args.mcpu, args.objdump)
+    path, mcpu, text = disassemble_command_line(TOOL, __doc__)
     code_of = kernels(text)
     if not code_of:
-        sys.exit(f"{TOOL}: error: {args.object}: no kernel code in the object")
+        sys.exit(f"{TOOL}: error: {path}: no kernel code in the object")
     barriers = after_write = after_read = 0
     for name, code in code_of.items():
         barriers += sum(ins.op == "s_barrier" for ins in code)
@@ -140,7 +134,7 @@ def main():
             print(f"{name}+{at:#x}: s_barrier reached with {access.op} at "
                   f"+{access.offset:#x} in flight (no s_waitcnt lgkmcnt "
                   f"covering it in between)")
-    print(f"{args.object} ({mcpu}): {barriers} barriers in {len(code_of)} "
+    print(f"{path} ({mcpu}): {barriers} barriers in {len(code_of)} "
           f"kernels; {after_write} reached with an LDS write in flight, "
           f"{after_read} more with an LDS read in flight")
     sys.exit(1 if after_write or after_read else 0)

@@ -13,11 +13,10 @@ its LDS reads and of its global loads (`.lds`: a load straight into LDS).
 The chip is read from the code object unless --mcpu names it.
 """
 
-import argparse
 import collections
 import re
 
-from amdgpu_disasm import control_flow, disassemble, kernels
+from amdgpu_disasm import control_flow, disassemble_command_line, kernels
 
 FAMILIES = [
     ("mfma", r"v_mfma_"),
@@ -113,14 +112,9 @@ def widths(loop, kind):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("hsaco")
-    parser.add_argument("--mcpu")
-    parser.add_argument("--objdump")
-    args = parser.parse_args()
-    mcpu, text = disassemble("loop_mix.py", args.hsaco, args.mcpu, args.objdump)
+    path, mcpu, text = disassemble_command_line("loop_mix.py", __doc__)
     columns = [name for name, _ in FAMILIES]
-    print(f"{args.hsaco} ({mcpu}): instructions of each kernel's inner loop")
+    print(f"{path} ({mcpu}): instructions of each kernel's inner loop")
     print("kernel " + " ".join(["at", "total"] + columns)
           + " ds_read_widths global_load_widths")
     for name, code in kernels(text).items():
