@@ -12,17 +12,18 @@
 // RUN: mla-opt %s --tile-specialize | FileCheck %s --check-prefix=SPEC
 //
 // On the host against the float64 product, with no size a multiple of its
-// tile: M = 70, N = 100, K = 45, with each instance.
+// tile: M = 70, N = 100, K = 45, with each instance. The grid is the
+// program's rule, one program per block of C: cdiv(m, BM) x cdiv(n, BN).
 // RUN: mla-compile %s --target=host -o %t.so
 // RUN: %npytool random %t.a.npy --dtype bf16 --shape 70,45 --seed 2
 // RUN: %npytool random %t.b.npy --dtype bf16 --shape 45,100 --seed 3
-// RUN: mla-run --target host --module %t.so --kernel gemm_bf16 --grid 2,2 \
+// RUN: mla-run --target host --module %t.so --kernel gemm_bf16 \
 // RUN:   --arg a=@%t.a.npy --arg b=@%t.b.npy --arg c=empty:70x100 \
 // RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c.npy \
 // RUN:   | FileCheck %s --check-prefix=LAUNCH
 // RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
-// RUN: mla-run --target host --module %t.so --kernel gemm_bf16_bm16 --grid 5,2 \
+// RUN: mla-run --target host --module %t.so --kernel gemm_bf16_bm16 \
 // RUN:   --arg a=@%t.a.npy --arg b=@%t.b.npy --arg c=empty:70x100 \
 // RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c16.npy \
 // RUN:   | FileCheck %s --check-prefix=LAUNCH16
@@ -32,18 +33,18 @@
 // The same inputs through the AMD lowering (MFMA, buffer loads, LDS),
 // executed by the gfx950 and gfx942 emulators.
 // RUN: mla-compile %s --target=gfx950-emu -o %t.950.so
-// RUN: mla-run --target emu --module %t.950.so --kernel gemm_bf16 --grid 2,2 \
+// RUN: mla-run --target emu --module %t.950.so --kernel gemm_bf16 \
 // RUN:   --arg a=@%t.a.npy --arg b=@%t.b.npy --arg c=empty:70x100 \
 // RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c950.npy
 // RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c950.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
 // RUN: mla-compile %s --target=gfx942-emu -o %t.942.so
-// RUN: mla-run --target emu --module %t.942.so --kernel gemm_bf16 --grid 2,2 \
+// RUN: mla-run --target emu --module %t.942.so --kernel gemm_bf16 \
 // RUN:   --arg a=@%t.a.npy --arg b=@%t.b.npy --arg c=empty:70x100 \
 // RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c942.npy
 // RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c942.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
-// RUN: mla-run --target emu --module %t.942.so --kernel gemm_bf16_bm16 --grid 5,2 \
+// RUN: mla-run --target emu --module %t.942.so --kernel gemm_bf16_bm16 \
 // RUN:   --arg a=@%t.a.npy --arg b=@%t.b.npy --arg c=empty:70x100 \
 // RUN:   --arg m=70 --arg n=100 --arg k=45 --save c=%t.c942_16.npy
 // RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c942_16.npy \
@@ -80,7 +81,7 @@ tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32>(
     %a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>,
     %m: i32, %n: i32, %k: i32)
     attributes {tile.instances = {BM = [64, 16]},
-                tile.launch = {grid = ["m_blocks", "n_blocks", 1],
+                tile.launch = {grid = ["cdiv(m, BM)", "cdiv(n, BN)", 1],
                                block_m = #tile.param<"BM">, block_n = #tile.param<"BN">}} {
   %c0 = arith.constant 0 : index
   %bm = tile.param "BM" : index

@@ -1,5 +1,6 @@
-// Row softmax of a [rows, cols] f32 matrix with cols <= 256: one program
-// per block of 16 rows. Padding the load with -inf makes the ragged last
+// Row softmax of a [rows, cols] f32 matrix with cols <= 256 (a launch with
+// more is refused: `requires`): one program per block of 16 rows (the grid
+// rule). Padding the load with -inf makes the ragged last
 // block and short rows correct without any mask: padded columns get
 // probability 0 and rows past the end are never stored.
 //
@@ -10,7 +11,7 @@
 // ragged) of 200 columns.
 // RUN: mla-compile %s --target=host -o %t.so
 // RUN: %npytool random %t.x.npy --dtype f32 --shape 37,200 --seed 1 --scale 4
-// RUN: mla-run --target host --module %t.so --kernel row_softmax --grid 3 \
+// RUN: mla-run --target host --module %t.so --kernel row_softmax \
 // RUN:   --arg x=@%t.x.npy --arg y=empty:37x200 --arg rows=37 --arg cols=200 \
 // RUN:   --save y=%t.y.npy | FileCheck %s --check-prefix=LAUNCH
 // RUN: %npytool check-softmax %t.x.npy %t.y.npy \
@@ -18,13 +19,13 @@
 //
 // The AMD lowering (xor-shuffle reductions, exp2) under the emulators.
 // RUN: mla-compile %s --target=gfx950-emu -o %t.950.so
-// RUN: mla-run --target emu --module %t.950.so --kernel row_softmax --grid 3 \
+// RUN: mla-run --target emu --module %t.950.so --kernel row_softmax \
 // RUN:   --arg x=@%t.x.npy --arg y=empty:37x200 --arg rows=37 --arg cols=200 \
 // RUN:   --save y=%t.y950.npy
 // RUN: %npytool check-softmax %t.x.npy %t.y950.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
 // RUN: mla-compile %s --target=gfx942-emu -o %t.942.so
-// RUN: mla-run --target emu --module %t.942.so --kernel row_softmax --grid 3 \
+// RUN: mla-run --target emu --module %t.942.so --kernel row_softmax \
 // RUN:   --arg x=@%t.x.npy --arg y=empty:37x200 --arg rows=37 --arg cols=200 \
 // RUN:   --save y=%t.y942.npy
 // RUN: %npytool check-softmax %t.x.npy %t.y942.npy \
@@ -47,7 +48,8 @@
 // PTX: ex2.approx.f32
 // PTX: st.global
 tile.kernel @row_softmax(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %rows: i32, %cols: i32)
-    attributes {tile.launch = {grid = ["row_blocks", 1, 1]}} {
+    attributes {tile.launch = {grid = ["cdiv(rows, 16)", 1, 1],
+                               requires = ["cols <= 256"]}} {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index
   %block = tile.program_id x

@@ -76,7 +76,9 @@ write("manifest", "optional-fields", """{
                                  {"name": "n", "kind": "scalar", "type": "i64"}],
      "workgroup_size": [128, 1, 1], "lds_bytes": 1024,
      "dynamic_lds_bytes": 512, "registers": 64, "spills": 0,
-     "launch": {"grid": ["n", 2, 1], "kv_tile": 64, "ratio": 1.5e-3,
+     "launch": {"grid": [["ceildiv", {"arg": "n"}, 64], 2, 1],
+                "requires": [["le", {"arg": "n"}, 4096]], "free_grid": true,
+                "kv_tile": 64, "ratio": 1.5e-3,
                 "flags": [true, false, null], "nested": {"a": [[]]}}}
   ]
 }

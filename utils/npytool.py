@@ -11,6 +11,8 @@ Python standard library only (no NumPy).
       Y [rows, cols] f32 against the softmax of each row of X [rows, cols].
   npytool.py check-gemm A.npy B.npy C.npy
       C [M, N] f32 against A [M, K] x B [K, N], bf16 bits.
+  npytool.py check-scale X.npy Y.npy --by A
+      Y [n] f32 against A * X [n] f32.
 
 A check prints one line like mla-run's,
   check: rel_fro=1.2e-07 max_abs=3.0e-08 outside_tol=0/7400 nan=0 PASS
@@ -146,6 +148,14 @@ def check_gemm(args):
     return check(c, ref)
 
 
+def check_scale(args):
+    (n,), x = load(args.x, "<f4", 1)
+    shape, y = load(args.y, "<f4", 1)
+    if shape != (n,):
+        fail("%s: shape %s, expected %s" % (args.y, shape, (n,)))
+    return check(y, [args.by * v for v in x])
+
+
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__,
@@ -167,6 +177,11 @@ def main():
     gemm.add_argument("b")
     gemm.add_argument("c")
     gemm.set_defaults(run=check_gemm)
+    scale = sub.add_parser("check-scale")
+    scale.add_argument("x")
+    scale.add_argument("y")
+    scale.add_argument("--by", type=float, required=True)
+    scale.set_defaults(run=check_scale)
     args = parser.parse_args()
     sys.exit(0 if args.run(args) else 1)
 

@@ -1,7 +1,7 @@
 //===- Manifest.cpp - Module manifests (docs/ABI.md) ----------------------===//
 
 #include "mla/Runtime/Manifest.h"
-#include "mla/Runtime/Extents.h"
+#include "mla/Runtime/LaunchExpr.h"
 #include "mla/Runtime/Json.h"
 #include "mla/Runtime/RegularFile.h"
 
@@ -74,6 +74,8 @@ private:
                            const std::string &field, KernelArg &arg);
   Status validateLaunch(const llvm::json::Object &json,
                         const std::string &field, KernelInfo &kernel);
+  Status launchRule(const Value &expr, const std::string &field,
+                    const KernelInfo &kernel);
 
   Manifest &manifest;
 };
@@ -257,7 +259,7 @@ Status ManifestValidator::validateArgExtent(const llvm::json::Object &json,
   if (!extent || extent->kind() == Value::Null)
     return Status::success();
   std::string what;
-  if (!validateExtent(*extent, what))
+  if (!validateLaunchExpr(*extent, what))
     return error(field + ".extent", what);
   arg.extent = *extent;
   return Status::success();
@@ -267,17 +269,35 @@ Status ManifestValidator::validateLaunch(const llvm::json::Object &json,
                                          const std::string &field,
                                          KernelInfo &kernel) {
   kernel.launch = json;
-  const Value *role, *grid;
+  const Value *role, *grid, *requirements;
   if (Status s =
           member(json, field, "role", Value::String, role, /*optional=*/true))
     return s;
   if (role)
     kernel.role = role->getAsString()->str();
+  if (Status s = member(json, field, "requires", Value::Array, requirements,
+                        /*optional=*/true))
+    return s;
+  for (size_t i = 0; requirements && i < requirements->getAsArray()->size();
+       ++i) {
+    const Value &condition = (*requirements->getAsArray())[i];
+    if (Status s = launchRule(condition,
+                              formatString("%s.requires[%zu]", field.c_str(), i),
+                              kernel))
+      return s;
+    kernel.requirements.push_back(condition);
+  }
+  const Value *freeGrid;
+  if (Status s = member(json, field, "free_grid", Value::Boolean, freeGrid,
+                        /*optional=*/true))
+    return s;
+  kernel.freeGrid = freeGrid && *freeGrid->getAsBoolean();
   if (Status s =
           member(json, field, "grid", Value::Array, grid, /*optional=*/true))
     return s;
   if (!grid)
-    return Status::success();
+    return freeGrid ? error(field + ".free_grid", "needs a grid")
+                    : Status::success();
   const llvm::json::Array &entries = *grid->getAsArray();
   if (entries.size() != 3)
     return error(field + ".grid", "expected three entries");
@@ -293,10 +313,33 @@ Status ManifestValidator::validateLaunch(const llvm::json::Object &json,
       extent.quantity = name->str();
       continue;
     }
-    if (Status s = integer(entry, entryField, 1, extent.count))
+    std::optional<int64_t> count = entry.getAsInteger();
+    if (count && *count < 1)
+      return error(entryField, "a fixed size is at least 1");
+    if (Status s = launchRule(entry, entryField, kernel))
       return s;
+    extent.rule = entry;
   }
   kernel.hasGrid = true;
+  return Status::success();
+}
+
+/// A grid rule or requirement: an expression of the kernel's integer
+/// scalar arguments only.
+Status ManifestValidator::launchRule(const Value &expr,
+                                     const std::string &field,
+                                     const KernelInfo &kernel) {
+  std::string what;
+  if (!validateLaunchExpr(expr, what))
+    return error(field, what);
+  if (readsGrid(expr))
+    return error(field, "reads the grid, which it decides");
+  for (const std::string &name : argumentsOf(expr))
+    if (llvm::none_of(kernel.args, [&](const KernelArg &arg) {
+          return arg.kind == ArgKind::Scalar && arg.name == name &&
+                 arg.type != "f32";
+        }))
+      return error(field, "'" + name + "' is not an integer scalar argument");
   return Status::success();
 }
 

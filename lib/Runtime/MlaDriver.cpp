@@ -114,8 +114,9 @@ static Status readMlaLaunchKeys(const Manifest &manifest,
   }
   // A fixed count in x would run programs the plan does not have; one in y
   // or z would run every program that many times over.
+  const llvm::json::Value one = 1;
   if (grid[0].quantity != quantity || !grid[1].quantity.empty() ||
-      grid[1].count != 1 || !grid[2].quantity.empty() || grid[2].count != 1)
+      grid[1].rule != one || !grid[2].quantity.empty() || grid[2].rule != one)
     return Status::failure(
         kernel.location,
         formatString("kernel '%s': launch.grid: expected [\"%s\", 1, 1] "

@@ -1,6 +1,7 @@
 //===- Manifest.cpp - The kernel manifest next to each binary -------------===//
 
 #include "mla/Target/Manifest.h"
+#include "mla/Dialect/Tile/IR/LaunchExpr.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Target/ArgumentExtents.h"
 #include "mla/Target/GpuCodegen.h"
@@ -44,6 +45,28 @@ static llvm::json::Value toJson(Attribute attr) {
   return text;
 }
 
+/// `tile.launch` with its grid and requirements compiled into expressions
+/// (the verifier has checked that they compile).
+static llvm::json::Value launchEntry(tile::KernelOp kernel,
+                                     DictionaryAttr launch) {
+  llvm::json::Object out = *toJson(launch).getAsObject();
+  std::string error;
+  if (auto grid = launch.getAs<ArrayAttr>("grid")) {
+    llvm::json::Array entries;
+    for (Attribute entry : grid)
+      entries.push_back(*tile::compileGridEntry(kernel, entry, error));
+    out["grid"] = std::move(entries);
+  }
+  if (auto conditions = launch.getAs<ArrayAttr>("requires")) {
+    llvm::json::Array compiled;
+    for (auto text : conditions.getAsRange<StringAttr>())
+      compiled.push_back(*tile::compileLaunchExpr(
+          kernel, text.getValue(), tile::LaunchExprKind::Condition, error));
+    out["requires"] = std::move(compiled);
+  }
+  return out;
+}
+
 static llvm::json::Value kernelEntry(tile::KernelOp kernel) {
   llvm::json::Array args;
   for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
@@ -71,8 +94,9 @@ static llvm::json::Value kernelEntry(tile::KernelOp kernel) {
       {"registers", nullptr},
       {"spills", nullptr},
   };
-  if (Attribute launch = kernel->getAttr(tile::kLaunchAttrName))
-    entry["launch"] = toJson(launch);
+  if (auto launch =
+          kernel->getAttrOfType<DictionaryAttr>(tile::kLaunchAttrName))
+    entry["launch"] = launchEntry(kernel, launch);
   // The parameter values of an instance of a parameterized kernel.
   if (Attribute params = kernel->getAttr(tile::kParamsAttrName))
     entry["params"] = toJson(params);

@@ -11,7 +11,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 
-from . import extents
+from . import launch_expr
 from .errors import MlaError
 
 ABI_RECORD_SYMBOL = "__mla_abi"
@@ -81,7 +81,7 @@ def _parse_arg(path, where, value):
     extent, unknown = value.get("extent"), value.get("extent_unknown")
     if extent is not None:
         try:
-            extents.check(extent)
+            launch_expr.check(extent)
         except MlaError as e:
             raise MlaError(f"{path}: {where}.extent: {e}") from None
     _require(unknown is None or isinstance(unknown, str), path,
@@ -112,7 +112,46 @@ def _parse_kernel(path, where, value):
     for name in names:
         if names.count(name) > 1:
             raise MlaError(f"{path}: {where}.args: '{name}' appears twice")
+    if launch is not None:
+        _parse_launch(path, where + ".launch", launch, parsed)
     return KernelInfo(symbol, parsed, tuple(size), lds, launch)
+
+
+def _parse_rule(path, where, expr, args):
+    """A grid rule or requirement: an expression of integer scalars only."""
+    try:
+        launch_expr.check(expr)
+    except MlaError as e:
+        raise MlaError(f"{path}: {where}: {e}") from None
+    _require(not launch_expr.reads_grid(expr), path, where,
+             "no use of the grid, which it decides")
+    integers = {a.name for a in args if a.kind == "scalar" and a.type != "f32"}
+    for name in launch_expr.arguments_of(expr):
+        _require(name in integers, path, where,
+                 f"integer scalar arguments only, not '{name}'")
+
+
+def _parse_launch(path, where, launch, args):
+    """The grid (sizes, rules or problem quantities), free_grid, requires."""
+    grid = launch.get("grid")
+    if grid is not None:
+        _require(isinstance(grid, list) and len(grid) == 3, path,
+                 where + ".grid", "three entries")
+        for d, entry in enumerate(grid):
+            if isinstance(entry, str):  # a problem quantity
+                _require(entry, path, f"{where}.grid[{d}]", "a quantity name")
+            else:
+                _require(type(entry) is not int or entry >= 1, path,
+                         f"{where}.grid[{d}]", "a fixed size >= 1")
+                _parse_rule(path, f"{where}.grid[{d}]", entry, args)
+    free = launch.get("free_grid", False)
+    _require(isinstance(free, bool) and (grid is not None or not free), path,
+             where + ".free_grid", "true or false, next to a grid")
+    conditions = launch.get("requires", [])
+    _require(isinstance(conditions, list), path, where + ".requires",
+             "a list of conditions")
+    for i, condition in enumerate(conditions):
+        _parse_rule(path, f"{where}.requires[{i}]", condition, args)
 
 
 def load_manifest(module_path):

@@ -5,7 +5,7 @@ import ctypes
 from .args import integer_of, scalar_slot, tensor_of
 from .driver import CUDA, HIP, DriverBackend
 from .errors import MlaError
-from .extents import evaluate
+from .launch_expr import arguments_of, describe, evaluate
 from .host import HostBackend
 from .manifest import load_manifest
 
@@ -28,23 +28,78 @@ def _device_name(device):
     return device if device == "cpu" else f"{device[0]}:{device[1]}"
 
 
-def _grid_of(kernel, grid):
-    """The three grid sizes of a launch: `grid`, or the manifest's rule."""
-    if grid is None:
-        rule = (kernel.launch or {}).get("grid", [1, 1, 1])
-        if not all(isinstance(n, int) for n in rule):
-            raise MlaError(f"kernel '{kernel.symbol}': grid= is needed (its "
-                           f"rule is {rule})")
-        grid = rule
+def _sizes_of(symbol, grid):
+    """The three sizes of a given `grid`: a size or up to three."""
     try:
         entries = (grid,) if integer_of(grid) is not None else tuple(grid)
     except TypeError:  # neither a size nor sizes: refused below
         entries = (grid,)
     sizes = tuple(integer_of(n) for n in entries)
     if not 1 <= len(sizes) <= 3 or any(n is None or n < 0 for n in sizes):
-        raise MlaError(f"kernel '{kernel.symbol}': grid must be up to three "
+        raise MlaError(f"kernel '{symbol}': grid must be up to three "
                        f"sizes >= 0, got {grid!r}")
     return sizes + (1,) * (3 - len(sizes))
+
+
+def _values_read(expr, integers):
+    """'rows = 37, cols = 200': the arguments `expr` reads, their values."""
+    return ", ".join(f"{n} = {integers[n]}" for n in arguments_of(expr))
+
+
+def _launch_grid(kernel, grid, integers):
+    """The grid of a launch: `grid`, refused where smaller than the rule's
+    (unless the kernel's grid is free), or else the rule's."""
+    launch = kernel.launch or {}
+    rule = launch.get("grid")
+    given = None if grid is None else _sizes_of(kernel.symbol, grid)
+    if rule is None:
+        if given is None:
+            raise MlaError(f"kernel '{kernel.symbol}': grid= is needed (it "
+                           "states no grid rule)")
+        return given
+    sizes = []
+    for d, entry in enumerate(rule):
+        axis = "xyz"[d]
+        if isinstance(entry, str):  # a quantity an application computes
+            if given is None:
+                raise MlaError(f"kernel '{kernel.symbol}': grid= is needed "
+                               f"(its grid {axis} is '{entry}', a quantity "
+                               "its application's driver computes)")
+            sizes.append(given[d])
+            continue
+        try:
+            needed = evaluate(entry, integers)
+        except MlaError as e:
+            raise MlaError(f"kernel '{kernel.symbol}': cannot compute grid "
+                           f"{axis} = {describe(entry)}: {e}") from None
+        values = _values_read(entry, integers)
+        values = values and " with " + values
+        if needed < 0:
+            raise MlaError(f"kernel '{kernel.symbol}': its grid {axis} = "
+                           f"{describe(entry)} is {needed}{values}")
+        if given is None:
+            sizes.append(needed)
+        elif given[d] < needed and not launch.get("free_grid", False):
+            raise MlaError(f"kernel '{kernel.symbol}': grid {axis} is "
+                           f"{given[d]}, it needs at least {describe(entry)} "
+                           f"= {needed}{values}")
+        else:
+            sizes.append(given[d])
+    return tuple(sizes)
+
+
+def _check_requirements(kernel, integers):
+    """Refuses scalar arguments that break a condition the kernel states."""
+    for condition in (kernel.launch or {}).get("requires", []):
+        try:
+            holds = evaluate(condition, integers)
+        except MlaError as e:
+            raise MlaError(f"kernel '{kernel.symbol}': cannot check its "
+                           f"requirement {describe(condition)}: {e}") from None
+        if not holds:
+            raise MlaError(f"kernel '{kernel.symbol}': requires "
+                           f"{describe(condition)}, got "
+                           f"{_values_read(condition, integers)}")
 
 
 class Kernel:
@@ -117,7 +172,6 @@ class Kernel:
 
     def __call__(self, *args, grid=None, **kwargs):
         values = self._bind(args, kwargs)
-        sizes = _grid_of(self.info, grid)
         slots, tensors, integers = [], {}, {}
         for arg, value in zip(self.info.args, values):
             if arg.kind == "scalar":
@@ -128,6 +182,8 @@ class Kernel:
                 tensors[arg.name] = tensor = self._tensor(arg, value)
                 slot = ctypes.c_void_p(tensor.address)
             slots.append(slot)
+        _check_requirements(self.info, integers)
+        sizes = _launch_grid(self.info, grid, integers)
         if 0 in sizes:  # nothing runs, so nothing is reached
             return
         self._check_extents(sizes, tensors, integers)

@@ -712,7 +712,8 @@ TEST(Manifest, Parse) {
               partial.args[9].type == "f32");
   EXPECT_TRUE(partial.role == "mla.partial" && partial.hasGrid);
   EXPECT_TRUE(partial.grid[0].quantity == "programs" &&
-              partial.grid[2].quantity.empty() && partial.grid[2].count == 1);
+              partial.grid[2].quantity.empty() &&
+              partial.grid[2].rule == llvm::json::Value(1));
   EXPECT_TRUE(!partial.registers && manifest.kernels[1].workgroupSize[0] == 64);
   EXPECT_TRUE(manifestPathFor("dir/out.so") == "dir/out.so.json");
 

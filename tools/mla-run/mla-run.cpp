@@ -15,6 +15,7 @@
 #include "mla/Runtime/Extents.h"
 #include "mla/Runtime/KernelArgs.h"
 #include "mla/Runtime/KernelRunner.h"
+#include "mla/Runtime/LaunchRules.h"
 #include "mla/Runtime/LaunchPlan.h"
 #include "mla/Runtime/Manifest.h"
 #include "mla/Runtime/MlaDriver.h"
@@ -81,7 +82,7 @@ static const char *const kOverview =
           [--plan reproducible|throughput]
           [--bench [--iters N]] [--threads N] [--sm-scale X]
   mla-run --target host|hip|cuda|emu --module FILE
-          --kernel SYMBOL --grid X[,Y[,Z]] --arg NAME=VALUE ...
+          --kernel SYMBOL [--grid X[,Y[,Z]]] --arg NAME=VALUE ...
           [--save NAME=FILE.npy ...] [--bench [--iters N]] [--threads N]
 
 Runs the MLA decode kernels of a module, or with --kernel (generic mode) any
@@ -219,7 +220,9 @@ static cl::opt<std::string> kernelFlag("kernel", cl::desc("the kernel to run"),
 static cl::opt<std::string>
     gridFlag("grid",
              cl::desc("programs per dimension, each >= 1 (Y and Z default "
-                      "to 1)"),
+                      "to 1); by default the kernel's grid rule, which a\n"
+                      "given grid must reach unless the kernel's grid is "
+                      "free"),
              cl::value_desc("X[,Y[,Z]]"), cl::cat(genericMode));
 static cl::list<std::string>
     argFlags("arg",
@@ -521,9 +524,6 @@ static Status validateKernelOptions(const Options &options) {
   if (options.kernel.empty())
     return Status::failure("--kernel", "required with --grid, --arg and "
                                        "--save (the kernel to run)");
-  if (!options.grid)
-    return Status::failure("--grid", "required with --kernel (programs per "
-                                     "dimension: X[,Y[,Z]])");
   if (options.iters && !options.bench)
     return Status::failure("--iters", "only meaningful with --bench");
   return Status::success();
@@ -774,29 +774,38 @@ static Status runKernelMode(const Options &options) {
     return s;
   if (Status s = checkSaves(*kernel, options.saves))
     return s;
-  const std::array<int64_t, 3> &grid = *options.grid;
-  if (Status s = checkExtents(*kernel, args, grid))
+  if (Status s = checkRequirements(*kernel, args))
     return s;
+  std::array<int64_t, 3> grid;
+  if (Status s = launchGrid(*kernel, args, options.grid, "--grid", grid))
+    return s;
+  // A rule may ask for no programs (rows = 0): nothing runs or is reached.
+  bool empty = llvm::is_contained(grid, 0);
+  if (!empty)
+    if (Status s = checkExtents(*kernel, args, grid))
+      return s;
   if (Status s = backend->loadModule(options.module, manifest))
     return s;
 
-  std::printf("run: target=%s kernel=%s grid=%lldx%lldx%lld\n",
+  std::printf("run: target=%s kernel=%s grid=%lldx%lldx%lld%s\n",
               options.target.c_str(), kernel->symbol.c_str(),
               static_cast<long long>(grid[0]), static_cast<long long>(grid[1]),
-              static_cast<long long>(grid[2]));
+              static_cast<long long>(grid[2]),
+              empty ? " (no programs: nothing to launch)" : "");
   std::fflush(stdout);
   KernelRunner runner(*backend, *kernel, std::move(args));
   if (Status s = runner.prepare())
     return s;
-  if (Status s = runner.run(grid))
-    return s;
+  if (!empty)
+    if (Status s = runner.run(grid))
+      return s;
   // Read back before timing: the timed launches may overwrite the buffers.
   std::vector<NpyArray> saved(options.saves.size());
   for (size_t i = 0; i < saved.size(); ++i)
     if (Status s = runner.readBuffer(options.saves[i].name, saved[i]))
       return s;
 
-  if (options.bench) {
+  if (options.bench && !empty) {
     double median = 0;
     int64_t iterations = options.iters.value_or(20);
     if (Status s =

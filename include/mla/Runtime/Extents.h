@@ -12,12 +12,8 @@
 
 #include "mla/Runtime/Status.h"
 
-#include "llvm/Support/JSON.h"
-
 #include <array>
 #include <cstdint>
-#include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,23 +21,6 @@ namespace mla::runtime {
 
 struct BoundArg;
 struct KernelInfo;
-
-/// Whether `expr` is a well-formed extent expression; if not, `what` says
-/// what is wrong.
-bool validateExtent(const llvm::json::Value &expr, std::string &what);
-
-/// What an extent expression reads: the integer scalar arguments by name
-/// (nullopt for a name that is not one) and the grid.
-struct ExtentInputs {
-  std::function<std::optional<int64_t>(llvm::StringRef)> scalar;
-  std::array<int64_t, 3> grid = {1, 1, 1};
-};
-
-/// Evaluates validated expression `expr` in 64-bit signed integers; false
-/// with `what` set on overflow, a division by zero, an unknown argument or
-/// a view reaching before its pointer.
-bool evaluateExtent(const llvm::json::Value &expr, const ExtentInputs &inputs,
-                    int64_t &result, std::string &what);
 
 /// The elements of `type` (a manifest element type) that `bytes` bytes
 /// hold: f4E2M1FN packs two to a byte.

@@ -46,13 +46,15 @@ struct KernelArg {
   std::string location;
 };
 
-/// One entry of a launch rule's grid: a fixed count or a problem quantity
-/// the driver computes.
+/// One entry of a kernel's grid rule: an expression of its scalar
+/// arguments or a problem quantity an application's driver computes.
 struct GridExtent {
-  /// Empty for a fixed count, otherwise the quantity's name (docs/ABI.md
-  /// lists those of the MLA driver).
+  /// The quantity's name (docs/ABI.md lists those of the MLA driver), or
+  /// empty where `rule` gives the size.
   std::string quantity;
-  int64_t count = 0;
+  /// The size as an expression (docs/ABI.md, "Extents"); a fixed count is
+  /// an integer.
+  llvm::json::Value rule = 1;
 };
 
 /// One kernel of the module.
@@ -74,6 +76,10 @@ struct KernelInfo {
   /// launch.grid; only meaningful when hasGrid.
   bool hasGrid = false;
   std::array<GridExtent, 3> grid;
+  /// launch.free_grid: any grid may be given, the rule's being the default.
+  bool freeGrid = false;
+  /// launch.requires: conditions on the scalar arguments, as expressions.
+  std::vector<llvm::json::Value> requirements;
   /// The manifest that describes it, for messages.
   std::string location;
 };

@@ -6,9 +6,10 @@
 
 // CHECK-LABEL: tile.kernel @grid
 // CHECK-SAME: (%x: !tile.ptr<f32>, %n: i32, %scale: f32, %big: i64)
-// CHECK-SAME: attributes {tile.launch = {grid = ["n", 2, 1]}}
+// CHECK-SAME: attributes {tile.launch = {free_grid = true, grid = ["cdiv(n, 64)", "max(big // 2 - (n + 1) * -3, 1, n)", 2], requires = ["n <= 4096", "big >= 1"]}}
 tile.kernel @grid(%x: !tile.ptr<f32>, %n: i32, %scale: f32, %big: i64)
-    attributes {tile.launch = {grid = ["n", 2, 1]}} {
+    attributes {tile.launch = {grid = ["cdiv(n, 64)", "max(big // 2 - (n + 1) * -3, 1, n)", 2],
+                               requires = ["n <= 4096", "big >= 1"], free_grid = true}} {
   // CHECK: tile.program_id x
   // CHECK: tile.program_id y
   // CHECK: tile.num_programs z

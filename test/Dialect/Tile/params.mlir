@@ -25,13 +25,14 @@ tile.func @normalize(%acc: !acc_tile, %l: !row) -> !acc_tile {
 
 // CHECK-LABEL: tile.kernel @attend<KV: str, H: i64, BLOCK_M: i64 = 16, MODE: str = "exact">
 // CHECK-SAME: (%q: !tile.ptr<bf16>, %kv: !tile.ptr<!tile.switch<KV, {bf16 = bf16, fp8 = f8E4M3FN, mxfp4 = i8}>>, %kv_scale: !tile.ptr<!tile.switch<KV, {fp8 = f32, mxfp4 = f8E8M0FNU}>>, %stride: !tile.switch<KV, {mxfp4 = i32}>, %sm_scale: f32)
-// CHECK-SAME: attributes {tile.instances = {H = [16, 32], KV = ["bf16", "fp8", "mxfp4"]}, tile.launch = {grid = ["work_items", #tile.param<"H">, 1], heads = #tile.param<"H">, kv_dtype = #tile.param<"KV">}}
+// CHECK-SAME: attributes {tile.instances = {H = [16, 32], KV = ["bf16", "fp8", "mxfp4"]}, tile.launch = {grid = ["work_items", #tile.param<"H">, 1], heads = #tile.param<"H">, kv_dtype = #tile.param<"KV">, role = "test.attend"}}
 // GENERIC: params = [#tile.param_decl<"KV", str>, #tile.param_decl<"H", i64>, #tile.param_decl<"BLOCK_M", i64 = 16 : i64>, #tile.param_decl<"MODE", str = "exact">]
 tile.kernel @attend<KV: str, H: i64, BLOCK_M: i64 = 16, MODE: str = "exact">(
     %q: !tile.ptr<bf16>, %kv: !tile.ptr<!kv>, %kv_scale: !tile.ptr<!scale>,
     %stride: !tile.switch<KV, {mxfp4 = i32}>, %sm_scale: f32)
     attributes {tile.instances = {KV = ["bf16", "fp8", "mxfp4"], H = [16, 32]},
-                tile.launch = {kv_dtype = #tile.param<"KV">, heads = #tile.param<"H">,
+                tile.launch = {role = "test.attend", kv_dtype = #tile.param<"KV">,
+                               heads = #tile.param<"H">,
                                grid = ["work_items", #tile.param<"H">, 1]}} {
   %c0 = arith.constant 0 : index
   // CHECK: tile.param "BLOCK_M" : index

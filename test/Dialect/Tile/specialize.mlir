@@ -5,7 +5,7 @@
 // CHECK-NOT: tile.func
 // CHECK-LABEL: tile.kernel @attend_bf16_h16_block_n32(
 // CHECK-SAME: %q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>, %sm_scale: f32)
-// CHECK-SAME: attributes {tile.launch = {grid = ["work_items", 16, 1], heads = 16 : i64, kv_dtype = "bf16", kv_tile = 32 : i64},
+// CHECK-SAME: attributes {tile.launch = {grid = ["work_items", 16, 1], heads = 16 : i64, kv_dtype = "bf16", kv_tile = 32 : i64, role = "test.attend"},
 // CHECK-SAME: tile.params = {BLOCK_N = 32 : i64, H = 16 : i64, KV = "bf16"}}
 // CHECK: %[[H:.*]] = arith.constant 16 : index
 // CHECK: %[[N:.*]] = arith.constant 32 : index
@@ -50,8 +50,8 @@ tile.kernel @attend<KV: str, H: i64, BLOCK_N: i64 = 64>(
     %q: !tile.ptr<bf16>, %kv: !tile.ptr<!kv>,
     %kv_scale: !tile.ptr<!tile.switch<KV, {fp8 = f32}>>, %sm_scale: f32)
     attributes {tile.instances = {KV = ["bf16", "fp8"], H = [16, 32], BLOCK_N = [32]},
-                tile.launch = {kv_dtype = #tile.param<"KV">, heads = #tile.param<"H">,
-                               kv_tile = #tile.param<"BLOCK_N">,
+                tile.launch = {role = "test.attend", kv_dtype = #tile.param<"KV">,
+                               heads = #tile.param<"H">, kv_tile = #tile.param<"BLOCK_N">,
                                grid = ["work_items", #tile.param<"H">, 1]}} {
   %c0 = arith.constant 0 : index
   %h = tile.param "H" : index

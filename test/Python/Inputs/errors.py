@@ -46,7 +46,12 @@ def python_cases(module, x, y):
         "long-grid": lambda: kernel(x, y, 1, 64, grid=(1, 1, 1, 1)),
         "index-grid": lambda: kernel(x, y, 1, 64, grid=(Index(1), 1)),
         "no-kernel": lambda: module["gemm"],
+        # The program's launch rules: grid cdiv(rows, 16), cols <= 256.
         "zero-grid": lambda: kernel(x, y, 1, 64, grid=0),
+        "zero-rows": lambda: kernel(x, y, 0, 64, grid=0),
+        "small-grid": lambda: kernel(x, y, 37, 64, grid=2),
+        "wide": lambda: kernel(x, y, 1, 300),
+        "negative-rule": lambda: kernel(x, y, -20, 64),
         # The extents (rows x cols elements of x and y) against the buffers.
         "small-y": lambda: kernel(x, array.array("f", [0.0] * 63), 1, 64,
                                   grid=1),
@@ -72,6 +77,9 @@ def numpy_cases(module, x, y):
         "numpy-float-grid": lambda: kernel(x, y, 1, 64, grid=np.float32(1)),
         "numpy-small": lambda: kernel(x, np.zeros((7, 9), np.float32),
                                       np.int32(1), 64, grid=1),
+        "numpy-wide": lambda: kernel(x, y, np.int32(1), np.int64(300)),
+        "numpy-small-grid": lambda: kernel(x, y, np.int64(37), 64,
+                                           grid=np.int32(2)),
     }
 
 
@@ -86,6 +94,9 @@ def torch_cases(module, x, y):
         "torch-bool": lambda: kernel(x, y, torch.tensor(True), 64, grid=1),
         "torch-1d": lambda: kernel(x, y, torch.tensor([1]), 64, grid=1),
         "torch-small": lambda: kernel(x, torch.zeros(63), 1, 64, grid=1),
+        "torch-wide": lambda: kernel(x, y, 1, torch.tensor(300)),
+        "torch-small-grid": lambda: kernel(x, y, torch.tensor(37), 64,
+                                           grid=torch.tensor(2)),
     }
 
 

@@ -1,8 +1,8 @@
 // The kernel of the generic-mode tests of mla-run: y = alpha * x over n
-// elements, 64 per program, with a bf16 and an f32 buffer and an i64 and an
-// f32 scalar.
+// elements, 64 per program (the grid rule), with a bf16 and an f32 buffer and
+// an i64 and an f32 scalar.
 tile.kernel @scale(%x: !tile.ptr<bf16>, %y: !tile.ptr<f32>, %n: i64, %alpha: f32)
-    attributes {tile.launch = {grid = ["blocks", 1, 1]}} {
+    attributes {tile.launch = {grid = ["cdiv(n, 64)", 1, 1]}} {
   %c64 = arith.constant 64 : index
   %len = arith.index_cast %n : i64 to index
   %block = tile.program_id x

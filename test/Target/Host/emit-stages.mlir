@@ -26,7 +26,7 @@
 // MANIFEST: "target": "host"
 
 tile.kernel @scale(%x: !tile.ptr<f32>, %n: i32, %factor: f32)
-    attributes {tile.launch = {grid = ["blocks", 1, 1]}} {
+    attributes {tile.launch = {grid = ["cdiv(n, 64)", 1, 1]}} {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %len = arith.index_cast %n : i32 to index

@@ -23,12 +23,43 @@
 // CHECK-NEXT: "launch": {
 // CHECK-NEXT: "block": 64,
 // CHECK-NEXT: "dtype": "f32",
+// The grid rule and the requirement with the instance's BLOCK.
+// CHECK-NEXT: "grid": [
+// CHECK-NEXT: [
+// CHECK-NEXT: "ceildiv",
+// CHECK-NEXT: {
+// CHECK-NEXT: "arg": "n"
+// CHECK-NEXT: },
+// CHECK-NEXT: 64
+// CHECK-NEXT: ],
+// CHECK-NEXT: 1,
+// CHECK-NEXT: 1
+// CHECK-NEXT: ],
+// CHECK-NEXT: "requires": [
+// CHECK-NEXT: [
+// CHECK-NEXT: "le",
+// CHECK-NEXT: {
+// CHECK-NEXT: "arg": "n"
+// CHECK-NEXT: },
+// CHECK-NEXT: [
+// CHECK-NEXT: "mul",
+// CHECK-NEXT: 64,
+// CHECK-NEXT: 1024
+// CHECK-NEXT: ]
+// CHECK-NEXT: ]
+// CHECK-NEXT: ]
+// CHECK-NEXT: },
 // CHECK: "params": {
 // CHECK-NEXT: "BLOCK": 64,
 // CHECK-NEXT: "DT": "f32"
 // CHECK-NEXT: },
 // CHECK: "symbol": "scale_f32",
 // CHECK: "block": 128,
+// CHECK: "ceildiv",
+// CHECK-NEXT: {
+// CHECK-NEXT: "arg": "n"
+// CHECK-NEXT: },
+// CHECK-NEXT: 128
 // CHECK: "params": {
 // CHECK-NEXT: "BLOCK": 128,
 // CHECK-NEXT: "DT": "f32"
@@ -70,6 +101,7 @@ tile.kernel @scale<DT: str, BLOCK: i64 = 64>(%x: !tile.ptr<!tile.switch<DT, {f32
     %factor: !tile.switch<DT, {i8 = f32}>, %n: i32)
     attributes {tile.instances = {DT = ["f32", "i8"], BLOCK = [64, 128]},
                 tile.launch = {dtype = #tile.param<"DT">, block = #tile.param<"BLOCK">,
-                               grid = ["blocks", 1, 1]}} {
+                               grid = ["cdiv(n, BLOCK)", 1, 1],
+                               requires = ["n <= BLOCK * 1024"]}} {
   tile.return
 }

@@ -2,6 +2,7 @@
 
 #include "mla/Dialect/Tile/IR/TileDialect.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Dialect/Tile/IR/LaunchExpr.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -208,39 +209,46 @@ Type SwitchType::resolve(Attribute value) const {
 //===----------------------------------------------------------------------===//
 
 /// `tile.launch` is read by launchers, so it is checked here rather than
-/// when a launcher meets it at run time.
+/// when a launcher meets it at run time: the grid's and the requirements'
+/// expressions must compile (LaunchExpr.h).
 static LogicalResult verifyLaunchAttr(Operation *op, Attribute attr) {
-  if (!isa<KernelOp>(op))
+  auto kernel = dyn_cast<KernelOp>(op);
+  if (!kernel)
     return op->emitError() << "'" << kLaunchAttrName
                            << "' belongs on a tile.kernel";
   auto dict = dyn_cast<DictionaryAttr>(attr);
   if (!dict)
     return op->emitError()
            << "'" << kLaunchAttrName
-           << "' must be a dictionary, e.g. {grid = [\"n\", 1, 1]}";
-  Attribute gridAttr = dict.get("grid");
-  if (!gridAttr)
-    return success();
-  auto grid = dyn_cast<ArrayAttr>(gridAttr);
-  if (!grid || grid.size() != 3)
-    return op->emitError() << "'" << kLaunchAttrName
-                           << "' grid must list exactly 3 dimensions (x, y, z)";
-  for (Attribute dim : grid) {
-    // Checked again once the instance has its value.
-    if (isa<ParamAttr>(dim))
-      continue;
-    if (auto size = dyn_cast<IntegerAttr>(dim)) {
-      if (size.getInt() < 1)
-        return op->emitError()
-               << "'" << kLaunchAttrName
-               << "' grid sizes must be at least 1, got " << size.getInt();
-      continue;
+           << "' must be a dictionary, e.g. {grid = [\"cdiv(n, 64)\", 1, 1]}";
+  auto launchError = [&]() -> InFlightDiagnostic {
+    return op->emitError() << "'" << kLaunchAttrName << "' ";
+  };
+  std::string error;
+  if (Attribute gridAttr = dict.get("grid")) {
+    auto grid = dyn_cast<ArrayAttr>(gridAttr);
+    if (!grid || grid.size() != 3)
+      return launchError() << "grid must list exactly 3 dimensions (x, y, z)";
+    for (Attribute dim : grid)
+      if (!compileGridEntry(kernel, dim, error))
+        return launchError() << "grid: " << error;
+  }
+  if (Attribute free = dict.get("free_grid"))
+    if (!isa<BoolAttr>(free) || !dict.get("grid"))
+      return launchError() << "free_grid is true or false, next to a grid";
+  if (Attribute requiresAttr = dict.get("requires")) {
+    auto conditions = dyn_cast<ArrayAttr>(requiresAttr);
+    if (!conditions)
+      return launchError() << "requires lists conditions, e.g. "
+                              "[\"cols <= 256\"]";
+    for (Attribute condition : conditions) {
+      auto text = dyn_cast<StringAttr>(condition);
+      if (!text)
+        return launchError() << "requires: each condition is a string";
+      if (!compileLaunchExpr(kernel, text.getValue(),
+                             LaunchExprKind::Condition, error))
+        return launchError() << "requires: " << error;
     }
-    auto name = dyn_cast<StringAttr>(dim);
-    if (!name || name.getValue().empty())
-      return op->emitError()
-             << "'" << kLaunchAttrName
-             << "' grid entries must be integers or problem-quantity names";
   }
   return success();
 }

@@ -1,7 +1,9 @@
-"""Extent expressions: how many elements a kernel may reach past a pointer.
+"""The manifest's integer expressions (docs/ABI.md, "Extents").
 
-The manifest gives each `ptr` argument an `extent` in the JSON language of
-docs/ABI.md ("Extents"), over the integer scalar arguments and the grid.
+The manifest states what a launch depends on in one JSON language over the
+integer scalar arguments and the grid: the `extent` of each `ptr`
+argument (how many elements the kernel may reach past it), the grid rule
+and the requirements of `launch`.
 Values are 64-bit signed integers: a literal, an argument or any
 intermediate that does not fit is an error, not a wrap. Unsigned
 operations read their operands' two's-complement bits; a quotient or
@@ -96,16 +98,16 @@ def _check(node):
         is_axis = (list(node) == ["programs"] and
                    type(node["programs"]) is int and node["programs"] in (0, 1, 2))
         if not (is_arg or is_axis):
-            raise MlaError(f"not an extent expression: {_text(node)}")
+            raise MlaError(f"not an expression: {_text(node)}")
     elif isinstance(node, list) and node and isinstance(node[0], str):
         for operand in _operands(node):
             _check(operand)
     else:
-        raise MlaError(f"not an extent expression: {_text(node)}")
+        raise MlaError(f"not an expression: {_text(node)}")
 
 
 def check(expr):
-    """Raises MlaError unless `expr` is an extent expression. The names it
+    """Raises MlaError unless `expr` is an expression. The names it
     reads are looked up when it is evaluated."""
     try:
         _check(expr)
@@ -164,11 +166,65 @@ def _value(node, scalars, grid):
     return _fit(int(_BINARY[op](a, b)), f"'{op}'")
 
 
-def evaluate(expr, scalars, grid):
-    """The value of extent expression `expr`, where `scalars` maps integer
+def evaluate(expr, scalars, grid=(1, 1, 1)):
+    """The value of expression `expr`, where `scalars` maps integer
     scalar argument names to ints and `grid` is the launch's three sizes."""
     check(expr)
     try:
         return _value(expr, scalars, tuple(grid))
     except RecursionError:
         raise MlaError("the expression is nested too deeply") from None
+
+
+def _leaves(node):
+    if isinstance(node, dict):
+        yield node
+    elif isinstance(node, list):
+        for operand in _operands(node):
+            yield from _leaves(operand)
+
+
+def reads_grid(expr):
+    """Whether checked `expr` reads the grid, which a grid rule or a
+    requirement must not."""
+    return any("programs" in leaf for leaf in _leaves(expr))
+
+
+def arguments_of(expr):
+    """The scalar arguments checked `expr` reads, in order of first use."""
+    names = []
+    for leaf in _leaves(expr):
+        if "arg" in leaf and leaf["arg"] not in names:
+            names.append(leaf["arg"])
+    return names
+
+
+# Infix operators and how tightly they bind; the rest print as calls.
+_INFIX = {"eq": ("==", 0), "ne": ("!=", 0), "lt": ("<", 0), "le": ("<=", 0),
+          "gt": (">", 0), "ge": (">=", 0), "add": ("+", 1), "sub": ("-", 1),
+          "mul": ("*", 2), "floordiv": ("//", 2)}
+
+
+def _print(node, context):
+    if type(node) is int:
+        return str(node)
+    if isinstance(node, dict):
+        if "arg" in node:
+            return node["arg"]
+        return f"programs({'xyz'[node['programs']]})"
+    op, operands = node[0], node[1:]
+    if op in _INFIX:
+        symbol, binds = _INFIX[op]
+        # a - (b - c): the right operand binds tighter than its operator.
+        text = (f"{_print(operands[0], binds)} {symbol} "
+                f"{_print(operands[1], binds + 1)}")
+        return f"({text})" if binds < context else text
+    parts = [("[" + ", ".join(_print(d, 0) for d in operand) + "]")
+             if isinstance(operand, list) and op == "view" and i > 0
+             else _print(operand, 0) for i, operand in enumerate(operands)]
+    return f"{'cdiv' if op == 'ceildiv' else op}({', '.join(parts)})"
+
+
+def describe(expr):
+    """Checked `expr` as a program writes it: `cdiv(rows, 16)`."""
+    return _print(expr, 0)

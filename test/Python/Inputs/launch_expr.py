@@ -1,4 +1,4 @@
-"""Evaluates extent expressions (docs/ABI.md, "Extents") with mla.extents,
+"""Evaluates the manifest's expressions (docs/ABI.md, "Extents") with mla.launch_expr,
 one line each: `EXPR = VALUE`, or `EXPR ! ERROR` where it is refused.
 The scalars are rows=37, cols=200, big=2^63-1, small=-2^63, zero=0 and the
 grid is 3x2x1. Needs no compiled module.
@@ -8,7 +8,7 @@ import json
 import sys
 
 from mla import MlaError
-from mla import extents
+from mla import launch_expr
 
 SCALARS = {"rows": 37, "cols": 200, "big": (1 << 63) - 1, "small": -(1 << 63),
            "zero": 0}
@@ -63,13 +63,24 @@ CASES = [
 ]
 
 
+# Printed as a program writes them, for launch errors.
+PRINTED = [
+    ["ceildiv", ROWS, 16], ["le", COLS, 256], ["mul", ["add", 1, 2], 3],
+    ["add", 1, ["mul", 2, 3]], ["sub", 1, ["sub", 2, 3]],
+    ["sub", ["sub", 1, 2], 3], ["floordiv", ROWS, ["mul", 2, 4]],
+    ["max", 1, 2, {"programs": 1}], ["view", 0, [ROWS], [1]],
+]
+
+
 def main():
     for expr in CASES:
         text = json.dumps(expr)
         try:
-            print(f"{text} = {extents.evaluate(expr, SCALARS, GRID)}")
+            print(f"{text} = {launch_expr.evaluate(expr, SCALARS, GRID)}")
         except MlaError as e:
             print(f"{text} ! {e}")
+    for expr in PRINTED:
+        print(f"printed: {launch_expr.describe(expr)}")
     return 0
 
 

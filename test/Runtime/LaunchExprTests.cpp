@@ -1,4 +1,4 @@
-//===- ExtentsTests.cpp - Extent expressions of the manifest --------------===//
+//===- LaunchExprTests.cpp - The manifest's integer expressions ----------===//
 //
 // Every operation of docs/ABI.md's "Extents" table, its rounding and
 // unsigned semantics, and the errors: overflow, division by zero, unknown
@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mla/Runtime/Extents.h"
+#include "mla/Runtime/LaunchExpr.h"
 
 #include "gtest/gtest.h"
 
@@ -28,9 +29,9 @@ std::string evaluate(const char *text) {
     return "not JSON";
   }
   std::string what;
-  if (!validateExtent(*expr, what))
+  if (!validateLaunchExpr(*expr, what))
     return "invalid: " + what;
-  ExtentInputs inputs;
+  LaunchExprInputs inputs;
   inputs.grid = {3, 2, 1};
   inputs.scalar = [](llvm::StringRef name) -> std::optional<int64_t> {
     if (name == "rows")
@@ -42,19 +43,19 @@ std::string evaluate(const char *text) {
     return std::nullopt;
   };
   int64_t result = 0;
-  if (!evaluateExtent(*expr, inputs, result, what))
+  if (!evaluateLaunchExpr(*expr, inputs, result, what))
     return "error: " + what;
   return std::to_string(result);
 }
 
-TEST(Extents, Leaves) {
+TEST(LaunchExpr, Leaves) {
   EXPECT_EQ(evaluate("42"), "42");
   EXPECT_EQ(evaluate(R"({"arg": "rows"})"), "37");
   EXPECT_EQ(evaluate(R"({"programs": 1})"), "2");
   EXPECT_EQ(evaluate(R"({"arg": "x"})"), "error: 'x' is not an integer argument");
 }
 
-TEST(Extents, Arithmetic) {
+TEST(LaunchExpr, Arithmetic) {
   EXPECT_EQ(evaluate(R"(["add", {"arg": "rows"}, 3])"), "40");
   EXPECT_EQ(evaluate(R"(["sub", 3, {"arg": "rows"}])"), "-34");
   EXPECT_EQ(evaluate(R"(["mul", {"arg": "rows"}, {"arg": "cols"}])"), "7400");
@@ -66,7 +67,7 @@ TEST(Extents, Arithmetic) {
   EXPECT_EQ(evaluate(R"(["ne", 3, 3])"), "0");
 }
 
-TEST(Extents, Division) {
+TEST(LaunchExpr, Division) {
   // Toward zero, down, up; the remainder has the dividend's sign.
   EXPECT_EQ(evaluate(R"(["div", {"arg": "neg"}, 2])"), "-3");
   EXPECT_EQ(evaluate(R"(["floordiv", {"arg": "neg"}, 2])"), "-4");
@@ -80,7 +81,7 @@ TEST(Extents, Division) {
             "error: \"div\" overflows 64 bits");
 }
 
-TEST(Extents, Unsigned) {
+TEST(LaunchExpr, Unsigned) {
   // -7 read as an unsigned 64-bit number is huge; zext keeps low bits.
   EXPECT_EQ(evaluate(R"(["ult", {"arg": "neg"}, 1])"), "0");
   EXPECT_EQ(evaluate(R"(["umax", {"arg": "neg"}, 1])"), "-7");
@@ -94,7 +95,7 @@ TEST(Extents, Unsigned) {
             "error: \"udiv\" overflows 64 bits");
 }
 
-TEST(Extents, Overflow) {
+TEST(LaunchExpr, Overflow) {
   EXPECT_EQ(evaluate(R"(["mul", 4611686018427387904, 2])"),
             "error: \"mul\" overflows 64 bits");
   EXPECT_EQ(evaluate(R"(["add", 9223372036854775807, 1])"),
@@ -103,7 +104,7 @@ TEST(Extents, Overflow) {
             "error: \"view\" overflows 64 bits");
 }
 
-TEST(Extents, Views) {
+TEST(LaunchExpr, Views) {
   // Rows x cols, row-major: the last element is rows * cols - 1.
   EXPECT_EQ(evaluate(R"(["view", 0, [{"arg": "rows"}, {"arg": "cols"}],
                                     [{"arg": "cols"}, 1]])"),
@@ -118,7 +119,7 @@ TEST(Extents, Views) {
             "error: a view reaches element -1, before the pointer");
 }
 
-TEST(Extents, Malformed) {
+TEST(LaunchExpr, Malformed) {
   EXPECT_EQ(evaluate(R"("rows")"),
             "invalid: expected an integer, an object or [OP, operands...]");
   EXPECT_EQ(evaluate(R"(["pow", 2, 3])"), "invalid: unknown operation \"pow\"");
@@ -138,12 +139,44 @@ TEST(Extents, Malformed) {
             "invalid: expected an integer, an object or [OP, operands...]");
 }
 
-TEST(Extents, ElementsInBytes) {
+TEST(LaunchExpr, ElementsInBytes) {
   EXPECT_EQ(elementsInBytes("f32", 10), 2);
   EXPECT_EQ(elementsInBytes("bf16", 10), 5);
   EXPECT_EQ(elementsInBytes("i64", 16), 2);
   EXPECT_EQ(elementsInBytes("f8E4M3FN", 7), 7);
   EXPECT_EQ(elementsInBytes("f4E2M1FN", 7), 14);
+}
+
+/// `text` printed as a program writes it.
+std::string print(const char *text) {
+  llvm::Expected<llvm::json::Value> expr = llvm::json::parse(text);
+  if (!expr) {
+    llvm::consumeError(expr.takeError());
+    return "not JSON";
+  }
+  return printLaunchExpr(*expr);
+}
+
+TEST(LaunchExpr, Printing) {
+  EXPECT_EQ(print(R"(["ceildiv", {"arg": "rows"}, 16])"), "cdiv(rows, 16)");
+  EXPECT_EQ(print(R"(["le", {"arg": "cols"}, 256])"), "cols <= 256");
+  EXPECT_EQ(print(R"(["mul", ["add", 1, 2], 3])"), "(1 + 2) * 3");
+  EXPECT_EQ(print(R"(["add", 1, ["mul", 2, 3]])"), "1 + 2 * 3");
+  EXPECT_EQ(print(R"(["sub", 1, ["sub", 2, 3]])"), "1 - (2 - 3)");
+  EXPECT_EQ(print(R"(["sub", ["sub", 1, 2], 3])"), "1 - 2 - 3");
+  EXPECT_EQ(print(R"(["floordiv", {"arg": "n"}, ["mul", 2, 4]])"),
+            "n // (2 * 4)");
+  EXPECT_EQ(print(R"(["max", 1, 2, {"programs": 1}])"),
+            "max(1, 2, programs(y))");
+  EXPECT_EQ(print(R"(["view", 0, [{"arg": "n"}], [1]])"), "view(0, [n], [1])");
+}
+
+TEST(LaunchExpr, ReadsGridAndArguments) {
+  llvm::json::Value rule = *llvm::json::parse(
+      R"(["ceildiv", ["add", {"arg": "rows"}, {"arg": "pad"}], {"arg": "rows"}])");
+  EXPECT_FALSE(readsGrid(rule));
+  EXPECT_EQ(argumentsOf(rule), (std::vector<std::string>{"rows", "pad"}));
+  EXPECT_TRUE(readsGrid(*llvm::json::parse(R"(["add", {"programs": 0}, 1])")));
 }
 
 } // namespace

@@ -1,0 +1,45 @@
+//===- LaunchExpr.h - Grid rules and requirements of a kernel ---*- C++ -*-===//
+//
+// `tile.launch` states a kernel's grid and the conditions its scalar
+// arguments must meet as short integer expressions, e.g. grid =
+// ["cdiv(rows, BLOCK_M)", 1, 1] and requires = ["cols <= 256"]
+// (docs/DSL.md, "Launch rules"). They are compiled into the manifest's
+// expression language (docs/ABI.md, "Extents"), which launchers evaluate.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLA_DIALECT_TILE_IR_LAUNCHEXPR_H
+#define MLA_DIALECT_TILE_IR_LAUNCHEXPR_H
+
+#include "mla/Dialect/Tile/IR/TileOps.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+
+namespace mla::tile {
+
+/// Grid sizes are integer expressions; requirements are comparisons.
+enum class LaunchExprKind { Size, Condition };
+
+/// The manifest expression for `text`, an expression of `kernel`'s integer
+/// scalar arguments and integer parameters, or nullopt with `error` saying
+/// what is wrong. A parameter becomes its value where the kernel is an
+/// instance (it has `tile.params`), and `{"param": NAME}` where it is still
+/// parameterized, which only the verifier sees.
+std::optional<llvm::json::Value> compileLaunchExpr(KernelOp kernel,
+                                                   llvm::StringRef text,
+                                                   LaunchExprKind kind,
+                                                   std::string &error);
+
+/// One `tile.launch` grid entry of `kernel` in manifest form: an integer,
+/// an expression, or the name of a problem quantity that an application
+/// launcher computes (a bare name that is no argument or parameter, which
+/// only kernels with a `role` may use); nullopt with `error` set.
+std::optional<llvm::json::Value>
+compileGridEntry(KernelOp kernel, mlir::Attribute entry, std::string &error);
+
+} // namespace mla::tile
+
+#endif // MLA_DIALECT_TILE_IR_LAUNCHEXPR_H

@@ -1,0 +1,260 @@
+//===- LaunchExpr.cpp - Grid rules and requirements of a kernel -----------===//
+//
+// A small recursive-descent parser over Python-like integer expressions:
+//
+//   condition := sum (("<=" | "<" | ">=" | ">" | "==" | "!=") sum)
+//   sum       := product (("+" | "-") product)*
+//   product   := unary (("*" | "//") unary)*
+//   unary     := "-" unary | INTEGER | NAME | NAME "(" sum ("," sum)* ")"
+//              | "(" sum ")"
+//
+// with the functions cdiv(a, b), min(a, b, ...) and max(a, b, ...). Each
+// construct maps onto one operation of the manifest's expression language,
+// so what a launcher evaluates is exactly what the program says.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mla/Dialect/Tile/IR/LaunchExpr.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mla::tile;
+namespace json = llvm::json;
+
+namespace {
+class Parser {
+public:
+  Parser(KernelOp kernel, StringRef text, std::string &error)
+      : kernel(kernel), text(text), error(error) {}
+
+  std::optional<json::Value> parse(LaunchExprKind kind) {
+    std::optional<json::Value> result =
+        kind == LaunchExprKind::Size ? sum() : condition();
+    if (result && (skipSpace(), pos != text.size()))
+      return fail("unexpected '" + text.substr(pos).str() + "'");
+    return result;
+  }
+
+private:
+  std::optional<json::Value> fail(const std::string &what) {
+    if (error.empty())
+      error = "in '" + text.str() + "': " + what;
+    return std::nullopt;
+  }
+
+  void skipSpace() {
+    while (pos < text.size() && llvm::isSpace(text[pos]))
+      ++pos;
+  }
+
+  /// Consumes `token` if it comes next.
+  bool accept(StringRef token) {
+    skipSpace();
+    if (!text.substr(pos).starts_with(token))
+      return false;
+    pos += token.size();
+    return true;
+  }
+
+  std::optional<json::Value> condition() {
+    std::optional<json::Value> lhs = sum();
+    if (!lhs)
+      return std::nullopt;
+    static constexpr std::pair<StringRef, StringRef> kComparisons[] = {
+        {"<=", "le"}, {">=", "ge"}, {"==", "eq"},
+        {"!=", "ne"}, {"<", "lt"},  {">", "gt"}};
+    for (auto [token, op] : kComparisons) {
+      if (!accept(token))
+        continue;
+      std::optional<json::Value> rhs = sum();
+      if (!rhs)
+        return std::nullopt;
+      return json::Array{op, std::move(*lhs), std::move(*rhs)};
+    }
+    return fail("a requirement compares two values (<=, <, >=, >, ==, !=)");
+  }
+
+  std::optional<json::Value> sum() {
+    std::optional<json::Value> lhs = product();
+    while (lhs) {
+      StringRef op = accept("+") ? "add" : accept("-") ? "sub" : "";
+      if (op.empty())
+        return lhs;
+      std::optional<json::Value> rhs = product();
+      if (!rhs)
+        return std::nullopt;
+      lhs = json::Array{op, std::move(*lhs), std::move(*rhs)};
+    }
+    return std::nullopt;
+  }
+
+  std::optional<json::Value> product() {
+    std::optional<json::Value> lhs = unary();
+    while (lhs) {
+      StringRef op = accept("//") ? "floordiv" : accept("*") ? "mul" : "";
+      if (op.empty())
+        return lhs;
+      std::optional<json::Value> rhs = unary();
+      if (!rhs)
+        return std::nullopt;
+      lhs = json::Array{op, std::move(*lhs), std::move(*rhs)};
+    }
+    return std::nullopt;
+  }
+
+  std::optional<json::Value> unary() {
+    if (accept("-")) {
+      std::optional<json::Value> operand = unary();
+      if (!operand)
+        return std::nullopt;
+      return json::Array{"sub", 0, std::move(*operand)};
+    }
+    if (accept("(")) {
+      std::optional<json::Value> inner = sum();
+      if (inner && !accept(")"))
+        return fail("expected ')'");
+      return inner;
+    }
+    skipSpace();
+    size_t start = pos;
+    if (pos < text.size() && llvm::isDigit(text[pos])) {
+      while (pos < text.size() && llvm::isAlnum(text[pos]))
+        ++pos;
+      int64_t value;
+      if (text.slice(start, pos).getAsInteger(10, value))
+        return fail("'" + text.slice(start, pos).str() +
+                    "' is not an integer that fits 64 bits");
+      return json::Value(value);
+    }
+    while (pos < text.size() && (llvm::isAlnum(text[pos]) || text[pos] == '_'))
+      ++pos;
+    StringRef name = text.slice(start, pos);
+    if (name.empty())
+      return fail(pos == text.size()
+                      ? std::string("expected a value at the end")
+                      : "unexpected '" + text.substr(pos).str() + "'");
+    if (accept("("))
+      return call(name);
+    return resolve(name);
+  }
+
+  /// cdiv(a, b), min(a, b, ...), max(a, b, ...).
+  std::optional<json::Value> call(StringRef name) {
+    StringRef op = llvm::StringSwitch<StringRef>(name)
+                       .Case("cdiv", "ceildiv")
+                       .Case("min", "min")
+                       .Case("max", "max")
+                       .Default("");
+    if (op.empty())
+      return fail("unknown function '" + name.str() +
+                  "' (there are cdiv, min and max)");
+    std::vector<json::Value> operands;
+    do {
+      std::optional<json::Value> operand = sum();
+      if (!operand)
+        return std::nullopt;
+      operands.push_back(std::move(*operand));
+    } while (accept(","));
+    if (!accept(")"))
+      return fail("expected ',' or ')' in " + name.str() + "(...)");
+    bool binary = op == "ceildiv";
+    if (binary ? operands.size() != 2 : operands.size() < 2)
+      return fail(name.str() + "() takes " + (binary ? "" : "at least ") +
+                  "2 operands, got " + std::to_string(operands.size()));
+    // The manifest's min is binary: fold a longer list from the left.
+    if (op == "min") {
+      json::Value folded = std::move(operands[0]);
+      for (size_t i = 1; i < operands.size(); ++i)
+        folded = json::Array{"min", std::move(folded), std::move(operands[i])};
+      return folded;
+    }
+    json::Array call{op};
+    for (json::Value &operand : operands)
+      call.push_back(std::move(operand));
+    return json::Value(std::move(call));
+  }
+
+  /// An integer scalar argument, or an integer parameter's value.
+  std::optional<json::Value> resolve(StringRef name) {
+    for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+      if (kernel.getArgName(i) != name)
+        continue;
+      if (type.isInteger(32) || type.isInteger(64))
+        return json::Object{{"arg", name}};
+      std::string typeName;
+      llvm::raw_string_ostream os(typeName);
+      type.print(os);
+      return fail("argument '" + name.str() + "' is a " + typeName +
+                  ", not an integer scalar");
+    }
+    if (auto values = kernel->getAttrOfType<DictionaryAttr>(kParamsAttrName))
+      if (Attribute value = values.get(name)) {
+        if (auto integer = dyn_cast<IntegerAttr>(value))
+          return json::Value(integer.getInt());
+        return fail("parameter '" + name.str() + "' is a string");
+      }
+    if (ParamDeclAttr decl = kernel.lookupParam(name)) {
+      if (decl.getKind() != ParamKind::i64)
+        return fail("parameter '" + name.str() + "' is a string");
+      return json::Object{{"param", name}};
+    }
+    return fail("'" + name.str() +
+                "' is neither an integer scalar argument nor an integer "
+                "parameter of @" +
+                kernel.getSymName().str());
+  }
+
+  KernelOp kernel;
+  StringRef text;
+  std::string &error;
+  size_t pos = 0;
+};
+} // namespace
+
+std::optional<json::Value> mla::tile::compileLaunchExpr(KernelOp kernel,
+                                                        StringRef text,
+                                                        LaunchExprKind kind,
+                                                        std::string &error) {
+  error.clear();
+  return Parser(kernel, text, error).parse(kind);
+}
+
+/// Whether `text` is one bare name (letters, digits, '_').
+static bool isName(StringRef text) {
+  return !text.empty() && !llvm::isDigit(text[0]) &&
+         llvm::all_of(text,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+std::optional<json::Value> mla::tile::compileGridEntry(KernelOp kernel,
+                                                       Attribute entry,
+                                                       std::string &error) {
+  error.clear();
+  if (auto size = dyn_cast<IntegerAttr>(entry)) {
+    if (size.getInt() < 1) {
+      error = "sizes must be at least 1, got " + std::to_string(size.getInt());
+      return std::nullopt;
+    }
+    return json::Value(size.getInt());
+  }
+  if (auto param = dyn_cast<ParamAttr>(entry))
+    return json::Object{{"param", param.getName().getValue()}};
+  auto text = dyn_cast<StringAttr>(entry);
+  if (!text || text.getValue().trim().empty()) {
+    error = "an entry is an integer or an expression such as "
+            "\"cdiv(rows, 16)\"";
+    return std::nullopt;
+  }
+  std::optional<json::Value> expr =
+      compileLaunchExpr(kernel, text.getValue(), LaunchExprKind::Size, error);
+  if (expr || !isName(text.getValue()))
+    return expr;
+  // A bare name the kernel does not know is a problem quantity, which only
+  // an application's launcher (the kernel's role) can compute.
+  auto launch = kernel->getAttrOfType<DictionaryAttr>(kLaunchAttrName);
+  if (!launch || !launch.get("role"))
+    return std::nullopt;
+  error.clear();
+  return json::Value(text.getValue().str());
+}

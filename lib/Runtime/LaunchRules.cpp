@@ -1,0 +1,112 @@
+//===- LaunchRules.cpp - A kernel's grid rule and requirements ------------===//
+
+#include "mla/Runtime/LaunchRules.h"
+#include "mla/Runtime/KernelArgs.h"
+#include "mla/Runtime/Manifest.h"
+
+namespace mla::runtime {
+
+LaunchExprInputs launchInputs(const std::vector<BoundArg> &args,
+                              const std::array<int64_t, 3> &grid) {
+  LaunchExprInputs inputs;
+  inputs.grid = grid;
+  inputs.scalar = [&args](llvm::StringRef name) -> std::optional<int64_t> {
+    for (const BoundArg &bound : args) {
+      const KernelArg &arg = *bound.arg;
+      if (arg.kind != ArgKind::Scalar || arg.name != name)
+        continue;
+      if (arg.type == "i32")
+        return bound.scalar.i32;
+      if (arg.type == "i64")
+        return bound.scalar.i64;
+    }
+    return std::nullopt;
+  };
+  return inputs;
+}
+
+/// "rows = 37, cols = 300": the arguments `expr` reads and their values.
+static std::string valuesRead(const llvm::json::Value &expr,
+                              const LaunchExprInputs &inputs) {
+  std::string text;
+  for (const std::string &name : argumentsOf(expr)) {
+    std::optional<int64_t> value = inputs.scalar(name);
+    text += (text.empty() ? "" : ", ") + name + " = " +
+            (value ? std::to_string(*value) : std::string("?"));
+  }
+  return text;
+}
+
+Status checkRequirements(const KernelInfo &kernel,
+                         const std::vector<BoundArg> &args) {
+  LaunchExprInputs inputs = launchInputs(args);
+  for (const llvm::json::Value &condition : kernel.requirements) {
+    std::string subject = "kernel '" + kernel.symbol + "'", what;
+    int64_t holds;
+    if (!evaluateLaunchExpr(condition, inputs, holds, what))
+      return Status::failure(subject, "cannot check its requirement " +
+                                          printLaunchExpr(condition) + ": " +
+                                          what);
+    if (!holds)
+      return Status::failure(subject, "requires " + printLaunchExpr(condition) +
+                                          ", got " +
+                                          valuesRead(condition, inputs));
+  }
+  return Status::success();
+}
+
+Status launchGrid(const KernelInfo &kernel, const std::vector<BoundArg> &args,
+                  const std::optional<std::array<int64_t, 3>> &given,
+                  const std::string &flag, std::array<int64_t, 3> &grid) {
+  if (!kernel.hasGrid) {
+    if (!given)
+      return Status::failure(flag, "required: kernel '" + kernel.symbol +
+                                       "' states no grid rule");
+    grid = *given;
+    return Status::success();
+  }
+  LaunchExprInputs inputs = launchInputs(args);
+  for (size_t d = 0; d < 3; ++d) {
+    const GridExtent &extent = kernel.grid[d];
+    if (!extent.quantity.empty()) {
+      if (!given)
+        return Status::failure(
+            flag, formatString("required: kernel '%s' has grid %c = '%s', a "
+                               "quantity its application's driver computes",
+                               kernel.symbol.c_str(), "xyz"[d],
+                               extent.quantity.c_str()));
+      continue;
+    }
+    std::string rule = printLaunchExpr(extent.rule), what;
+    int64_t needed;
+    if (!evaluateLaunchExpr(extent.rule, inputs, needed, what))
+      return Status::failure("kernel '" + kernel.symbol + "'",
+                             formatString("cannot compute grid %c = %s: %s",
+                                          "xyz"[d], rule.c_str(),
+                                          what.c_str()));
+    std::string values = valuesRead(extent.rule, inputs);
+    if (!values.empty())
+      values = " with " + values;
+    if (needed < 0)
+      return Status::failure(
+          "kernel '" + kernel.symbol + "'",
+          formatString("its grid %c = %s is %lld%s", "xyz"[d], rule.c_str(),
+                       static_cast<long long>(needed), values.c_str()));
+    if (!given) {
+      grid[d] = needed;
+      continue;
+    }
+    if ((*given)[d] < needed && !kernel.freeGrid)
+      return Status::failure(
+          flag, formatString("dimension %c is %lld, kernel '%s' needs at "
+                             "least %s = %lld%s",
+                             "xyz"[d], static_cast<long long>((*given)[d]),
+                             kernel.symbol.c_str(), rule.c_str(),
+                             static_cast<long long>(needed), values.c_str()));
+  }
+  if (given)
+    grid = *given;
+  return Status::success();
+}
+
+} // namespace mla::runtime
