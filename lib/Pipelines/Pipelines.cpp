@@ -84,6 +84,9 @@ static void addKernelCleanup(OpPassManager &pm) {
 void mla::buildTileToGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options) {
   buildTileToPrimitivesPipeline(pm);
+  // Not on the host: its buffer deallocation refuses ops whose memory
+  // effects it does not know, llvm.intr.assume among them.
+  pm.addPass(tile::createTileAssumeRequirements());
   pm.addPass(tile::createTileDeferLoopSums());
   pm.addPass(createCanonicalizerPass());
   tilegpu::TileGPUAssignLayoutsOptions layouts;

@@ -5,6 +5,7 @@
 
 #include "mla/Dialect/Tile/IR/TileDialect.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Pass/Pass.h"
 

@@ -65,6 +65,44 @@ def TileSpecialize : Pass<"tile-specialize", "::mlir::ModuleOp"> {
                            "::mla::tile::TileDialect"];
 }
 
+def TileAssumeRequirements : Pass<"tile-assume-requirements",
+                                  "::mlir::ModuleOp"> {
+  let summary = "State a kernel's launch requirements as facts for LLVM";
+  let description = [{
+    Each condition of a specialized kernel's `tile.launch` `requires`
+    (docs/DSL.md, "Launch rules") holds at every launch, because the
+    launchers check it first. This pass computes each one from the
+    kernel's scalar arguments at the start of its body, in 64-bit integer
+    arithmetic as the launchers evaluate it, and passes the result to
+    `llvm.intr.assume`, so that LLVM's analyses may rely on it (a loop
+    trip count, a value range, a comparison that folds).
+
+    A kernel launched by other means must meet its requirements too: one
+    that does not has undefined behaviour. The GPU pipelines run this pass;
+    the host pipeline does not, since its buffer deallocation refuses ops
+    whose memory effects it does not know.
+
+    Before:
+    ```mlir
+    tile.kernel @k(%n: i32) attributes {tile.launch = {requires = ["n >= 64"]}} {
+      ...
+    }
+    ```
+    After:
+    ```mlir
+    tile.kernel @k(%n: i32) attributes {tile.launch = {requires = ["n >= 64"]}} {
+      %0 = arith.extsi %n : i32 to i64
+      %c64 = arith.constant 64 : i64
+      %1 = arith.cmpi sge, %0, %c64 : i64
+      llvm.intr.assume %1 : i1
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def TileDecompose : Pass<"tile-decompose"> {
   let summary = "Rewrite attention and MX-scaled ops into primitive tile ops";
   let description = [{
