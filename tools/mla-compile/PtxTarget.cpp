@@ -32,11 +32,16 @@ int mla::writePtxModule(const TargetInfo &target, llvm::TargetMachine &machine,
                         llvm::ArrayRef<PtxKernel> kernels,
                         llvm::json::Value manifest, llvm::StringRef outputPath,
                         llvm::StringRef ptxas) {
+  // -o X.cubin asks for the cubin alone; -o X.ptx (any other name) for the
+  // PTX, and the cubin next to it where ptxas is.
+  bool cubinOnly = llvm::sys::path::extension(outputPath) == ".cubin";
   llvm::SmallString<128> cubinPath(outputPath);
-  llvm::sys::path::replace_extension(cubinPath, "cubin");
-  if (cubinPath == outputPath)
+  if (!cubinOnly)
+    llvm::sys::path::replace_extension(cubinPath, "cubin");
+  if (cubinOnly && ptxas.empty())
     return fail("-o: '" + outputPath +
-                "' is the PTX output; the cubin goes next to it");
+                "' is a cubin, which ptxas makes, and none was found "
+                "(--ptxas=PATH; -o FILE.ptx writes the PTX alone)");
   std::vector<std::string> external = externalFunctions(llvmModule);
   if (!external.empty())
     return fail("the kernels call " + llvm::join(external, ", ") +
@@ -51,7 +56,8 @@ int mla::writePtxModule(const TargetInfo &target, llvm::TargetMachine &machine,
 
   std::string error;
   std::unique_ptr<TemporaryFile> ptx =
-      TemporaryFile::createFor(outputPath, error);
+      cubinOnly ? TemporaryFile::createScratch("mla-compile", "ptx", error)
+                : TemporaryFile::createFor(outputPath, error);
   if (!ptx ||
       failed(emitMachineCode(llvmModule, machine,
                              llvm::CodeGenFileType::AssemblyFile, ptx->os(),
@@ -73,11 +79,13 @@ int mla::writePtxModule(const TargetInfo &target, llvm::TargetMachine &machine,
     addPtxKernelInfo(manifest, kernels, std::nullopt);
   }
 
-  std::unique_ptr<TemporaryFile> ptxManifest =
-      writeManifest(outputPath, manifest, error);
-  if (!ptxManifest ||
-      failed(publishModule(*ptx, *ptxManifest, outputPath, error)))
-    return fail(error);
+  if (!cubinOnly) {
+    std::unique_ptr<TemporaryFile> ptxManifest =
+        writeManifest(outputPath, manifest, error);
+    if (!ptxManifest ||
+        failed(publishModule(*ptx, *ptxManifest, outputPath, error)))
+      return fail(error);
+  }
   if (!cubin) {
     // A cubin left from an earlier compilation would no longer match.
     llvm::sys::fs::remove(cubinPath + ".json");

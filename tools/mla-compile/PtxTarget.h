@@ -16,7 +16,8 @@ namespace mla {
 /// `outputPath` and its manifest to `outputPath`.json. With `ptxas` (a path;
 /// empty for none) also the cubin, at `outputPath` with the extension
 /// .cubin, and its own manifest; both manifests then carry the registers,
-/// shared memory and spills ptxas reports. Returns the exit status; prints
+/// shared memory and spills ptxas reports. An `outputPath` ending in .cubin
+/// asks for the cubin and its manifest alone, which needs `ptxas`. Returns the exit status; prints
 /// one error line on failure and leaves no output behind.
 int writePtxModule(const TargetInfo &target, llvm::TargetMachine &machine,
                    llvm::Module &llvmModule, llvm::ArrayRef<PtxKernel> kernels,

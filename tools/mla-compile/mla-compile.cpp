@@ -23,10 +23,12 @@
 #include "mla/Target/TargetInfo.h"
 #include "mla/Version.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -88,6 +90,12 @@ static llvm::cl::list<std::string> instanceSets(
     llvm::cl::value_desc("KERNEL:PARAM=V1,V2[:PARAM=...]"),
     llvm::cl::cat(compileOptions));
 
+static llvm::cl::extrahelp mlirFlagsHelp(R"(
+MLIR's own flags work as in mlir-opt (--help-hidden lists them), e.g.
+--mlir-print-ir-after-all, --mlir-print-ir-after=PASS, --mlir-timing (the
+passes and the LLVM stages), --mlir-pass-statistics, --mlir-disable-threading.
+)");
+
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "mla-compile: error: " << message << "\n";
   return 1;
@@ -138,6 +146,10 @@ static int writeBinary(const TargetInfo &target, const llvm::Module &llvmModule,
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerAllPasses();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  registerAsmPrinterCLOptions();
   llvm::cl::HideUnrelatedOptions(compileOptions);
   llvm::cl::SetVersionPrinter(
       [](llvm::raw_ostream &os) { mla::printVersion(os, "mla-compile"); });
@@ -171,6 +183,12 @@ int main(int argc, char **argv) {
     return fail("--emit=obj: " + targetName +
                 " has no object stage; --emit=asm writes the PTX");
 
+  // --mlir-timing reports the passes of both pass managers and the LLVM
+  // stages in one tree, printed when main returns.
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope rootTiming = timing.getRootScope();
+
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
@@ -200,6 +218,9 @@ int main(int argc, char **argv) {
 
   // The manifest lists the instances, so specialize first.
   PassManager specialize(&context);
+  if (failed(applyPassManagerCLOptions(specialize)))
+    return 1;
+  specialize.enableTiming(rootTiming);
   // An emulated chip gets the chip's instances.
   addSpecializePass(specialize, instanceSets,
                     target->emulated ? target->cpu : target->name);
@@ -215,6 +236,9 @@ int main(int argc, char **argv) {
     return fail(inputFile + ": the program has no tile.kernel");
 
   PassManager pm(&context);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return 1;
+  pm.enableTiming(rootTiming);
   if (target->kind == TargetKind::Host) {
     buildHostPipeline(pm);
   } else {
@@ -242,12 +266,17 @@ int main(int argc, char **argv) {
   if (!machine)
     return fail(error);
   llvm::LLVMContext llvmContext;
+  TimingScope translateTiming = rootTiming.nest("Translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
       target->kind == TargetKind::Host
           ? translateToLLVM(*module, llvmContext, *machine, kernels)
           : translateGpuKernels(*module, llvmContext, *machine);
   if (!llvmModule)
     return 1;
+  translateTiming.stop();
+  // Until main returns: LLVM's optimization, code generation and linking.
+  TimingScope codegenTiming =
+      rootTiming.nest("LLVM optimization, code generation and output");
   // The binary carries what mla-run checks the manifest against; an
   // emulated module gets it once retargeted (EmuTarget.cpp).
   auto addRecord = [&] {
