@@ -2,8 +2,9 @@
 // language.
 //
 // Problem: q [total_q, H, 576] bf16; one latent KV head [total_kv, 576] stored
-// as bf16, fp8 (+ one f32 scale) or MXFP4 ([total_kv, 288] packed bytes + E8M0
-// scales per 32); keys use all 576 dims, values the first 512; out
+// as bf16, fp8 (OCP e4m3fn + one f32 scale), fp8_fnuz (e4m3fnuz, MI300X's
+// fp8, + one f32 scale; gfx942 only) or MXFP4 ([total_kv, 288] packed bytes
+// + E8M0 scales per 32); keys use all 576 dims, values the first 512; out
 // [total_q, H, 512] bf16. Sequences are ragged (qo_indptr, kv_indptr), q_len
 // 1..4 with the bottom-right causal rule: query j of Q sees the first
 // L - Q + 1 + j keys.
@@ -104,8 +105,8 @@
 // The types that depend on the KV format: the cache's elements, its scale
 // (fp8: one f32; mxfp4: an E8M0 exponent per 32 values; bf16 has none) and
 // the mxfp4 scale tensor's row stride.
-!kv = !tile.switch<KV, {bf16 = bf16, fp8 = f8E4M3FN, mxfp4 = i8}>
-!scale = !tile.switch<KV, {fp8 = f32, mxfp4 = f8E8M0FNU}>
+!kv = !tile.switch<KV, {bf16 = bf16, fp8 = f8E4M3FN, fp8_fnuz = f8E4M3FNUZ, mxfp4 = i8}>
+!scale = !tile.switch<KV, {fp8 = f32, fp8_fnuz = f32, mxfp4 = f8E8M0FNU}>
 !stride = !tile.switch<KV, {mxfp4 = i32}>
 
 // Tiles: BLOCK_M query rows, BLOCK_N keys. 576 is the latent key width,
@@ -125,7 +126,7 @@
 !score_mask = tensor<?x?xi1, #tile.dims<[BLOCK_M, BLOCK_N]>>
 
 // ROUNDTRIP-LABEL: tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64, WAVES: i64 = 4, STAGES: i64 = 1>
-// ROUNDTRIP-SAME: %kv: !tile.ptr<!tile.switch<KV, {bf16 = bf16, fp8 = f8E4M3FN, mxfp4 = i8}>>
+// ROUNDTRIP-SAME: %kv: !tile.ptr<!tile.switch<KV, {bf16 = bf16, fp8 = f8E4M3FN, fp8_fnuz = f8E4M3FNUZ, mxfp4 = i8}>>
 // ROUNDTRIP-SAME: tile.instances = {H = [16, 32, 48, 64, 80, 96, 112, 128], KV = ["bf16", "fp8", "mxfp4"]}
 // ROUNDTRIP: scf.for
 // ROUNDTRIP: tile.call @load_kv
@@ -161,7 +162,7 @@ tile.kernel @mla_partial<KV: str, H: i64, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
                   gfx950 = [{KV = ["bf16", "fp8", "mxfp4"],
                              H = [16, 32, 48, 64, 80, 96, 112, 128],
                              WAVES = [8], STAGES = [2]}],
-                  gfx942 = [{KV = ["bf16", "fp8", "mxfp4"],
+                  gfx942 = [{KV = ["bf16", "fp8", "fp8_fnuz", "mxfp4"],
                              H = [16, 32, 48, 64, 80, 96, 112, 128],
                              BLOCK_N = [32], WAVES = [4], STAGES = [2]}],
                   sm_90 = [{KV = ["bf16", "fp8", "mxfp4"], H = [16], BLOCK_M = [16],
@@ -368,6 +369,11 @@ tile.func @tensor_scale(%kv_scale: !tile.ptr<!scale>) -> f32 {
     %fp8_scale = tile.load_scalar %kv_scale[%c0] : !tile.ptr<!scale>
     tile.yield %fp8_scale : !scale
   }
+  case "fp8_fnuz" {
+    %c0 = arith.constant 0 : index
+    %fp8_scale = tile.load_scalar %kv_scale[%c0] : !tile.ptr<!scale>
+    tile.yield %fp8_scale : !scale
+  }
   default {
     %one = arith.constant 1.0 : f32
     tile.yield %one : f32
@@ -395,6 +401,14 @@ tile.func @load_kv(%kv: !tile.ptr<!kv>, %kv_scale: !tile.ptr<!scale>,
     tile.yield %k : !kv_raw
   }
   case "fp8" {
+    %off = arith.muli %begin, %c576 : index
+    %kv_rows = tile.view %kv[%off] sizes [%n, 576] strides [576, 1]
+        : !tile.ptr<!kv> -> !tile.view<?x576x!kv>
+    %k8 = tile.load %kv_rows[%t, %c0] : !tile.view<?x576x!kv> -> !kv_raw
+    %one = arith.constant 1.0 : f32
+    %k = tile.dequant_fp8 %k8, %one : !kv_raw -> !kv_tile
+    tile.yield %k : !kv_tile
+  }  case "fp8_fnuz" {
     %off = arith.muli %begin, %c576 : index
     %kv_rows = tile.view %kv[%off] sizes [%n, 576] strides [576, 1]
         : !tile.ptr<!kv> -> !tile.view<?x576x!kv>
@@ -548,3 +562,10 @@ tile.func @store_part(%part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %o: 
 // RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 2 --kv-lens 0,200 --seed 314 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 3 --kv-lens 1030,0 --seed 315 | FileCheck %s --check-prefixes=HOST,SPLIT
 // RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 4 --kv-lens 0,3,99 --seed 316 | FileCheck %s --check-prefix=HOST
+//
+// fp8_fnuz (MI300X's e4m3fnuz bytes, scaled to +-240) is in gfx942's set
+// only; the host runs its instances on request, each byte decoded with
+// bias 8 (0x80 is the only NaN).
+// RUN: mla-compile %s --target=host -o %t.fnuz.so --instances=mla_partial:KV=fp8_fnuz:H=16,32
+// RUN: mla-run --target host --module %t.fnuz.so --check --kv-dtype fp8_fnuz --heads 16 --q-len 1 --kv-lens 1,0,2100 --kv-spare-rows 5 --seed 401 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: mla-run --target host --module %t.fnuz.so --check --kv-dtype fp8_fnuz --heads 32 --q-len 4 --kv-lens 95,0,3 --seed 402 | FileCheck %s --check-prefix=HOST

@@ -62,6 +62,40 @@ uint8_t floatToFp8E4M3FN(float value) {
   return sign | static_cast<uint8_t>(((binade + 7) << 3) | mantissa);
 }
 
+float fp8E4M3FNUZToFloat(uint8_t bits) {
+  if (bits == 0x80)
+    return std::numeric_limits<float>::quiet_NaN();
+  float sign = (bits & 0x80) ? -1.0f : 1.0f;
+  int exponent = (bits >> 3) & 0xF;
+  int mantissa = bits & 0x7;
+  if (exponent == 0)
+    return sign * std::ldexp(static_cast<float>(mantissa), -10);
+  return sign * std::ldexp(static_cast<float>(8 + mantissa), exponent - 11);
+}
+
+uint8_t floatToFp8E4M3FNUZ(float value) {
+  if (std::isnan(value))
+    return 0x80;
+  uint8_t sign = std::signbit(value) ? 0x80 : 0x00;
+  double magnitude = std::fabs(static_cast<double>(value));
+  if (magnitude >= kFp8E4M3FnuzMax)
+    return sign | 0x7F;
+  // As for e4m3fn, one binade lower: the smallest normal is 2^-7.
+  int frexpExponent;
+  std::frexp(magnitude, &frexpExponent);
+  int binade = std::max(frexpExponent - 1, -7);
+  double steps = std::nearbyint(std::ldexp(magnitude, 3 - binade));
+  double rounded = std::ldexp(steps, binade - 3);
+  if (rounded == 0)
+    return 0; // no negative zero: 0x80 is NaN
+  std::frexp(rounded, &frexpExponent);
+  binade = frexpExponent - 1;
+  if (binade < -7)
+    return sign | static_cast<uint8_t>(std::ldexp(rounded, 10));
+  int mantissa = static_cast<int>(std::ldexp(rounded, 3 - binade)) - 8;
+  return sign | static_cast<uint8_t>(((binade + 8) << 3) | mantissa);
+}
+
 /// The non-negative e2m1 values, indexed by their 3-bit code.
 static constexpr float kFp4Values[8] = {0.0f, 0.5f, 1.0f, 1.5f,
                                         2.0f, 3.0f, 4.0f, 6.0f};

@@ -205,9 +205,10 @@ static Status resolveArg(const KernelInfo &kernel, const KernelArg &arg,
                                              "': argument '" + arg.name + "' " +
                                              what);
   };
-  const char *kvType = kvDType == KvDType::BF16  ? "bf16"
-                       : kvDType == KvDType::FP8 ? "f8E4M3FN"
-                                                 : "i8";
+  const char *kvType = kvDType == KvDType::BF16       ? "bf16"
+                       : kvDType == KvDType::FP8      ? "f8E4M3FN"
+                       : kvDType == KvDType::FP8_FNUZ ? "f8E4M3FNUZ"
+                                                      : "i8";
   const ArgKind ptr = ArgKind::Pointer, scalar = ArgKind::Scalar;
   if (arg.name == "q") {
     binding = {MlaArg::Q, ptr, "bf16"};
@@ -216,8 +217,7 @@ static Status resolveArg(const KernelInfo &kernel, const KernelArg &arg,
   } else if (arg.name == "kv_scale") {
     if (kvDType == KvDType::BF16)
       return error("has no meaning for kv dtype bf16 (it has no scales)");
-    binding = {MlaArg::KvScale, ptr,
-               kvDType == KvDType::FP8 ? "f32" : "f8E8M0FNU"};
+    binding = {MlaArg::KvScale, ptr, isFp8(kvDType) ? "f32" : "f8E8M0FNU"};
   } else if (arg.name == "scale_stride") {
     if (kvDType != KvDType::MXFP4)
       return error(std::string("has no meaning for kv dtype ") +
@@ -426,7 +426,7 @@ void MlaDriver::hostData(MlaArg arg, const void *&source,
     bytes = problem.kv.size();
     break;
   case MlaArg::KvScale:
-    if (problem.kvDType == KvDType::FP8) {
+    if (isFp8(problem.kvDType)) {
       source = &problem.fp8Scale;
       bytes = sizeof(float);
     } else {

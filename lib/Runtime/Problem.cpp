@@ -20,6 +20,8 @@ const char *kvDTypeName(KvDType dtype) {
     return "bf16";
   case KvDType::FP8:
     return "fp8";
+  case KvDType::FP8_FNUZ:
+    return "fp8_fnuz";
   case KvDType::MXFP4:
     return "mxfp4";
   }
@@ -27,7 +29,8 @@ const char *kvDTypeName(KvDType dtype) {
 }
 
 bool parseKvDType(std::string_view name, KvDType &dtype) {
-  for (KvDType candidate : {KvDType::BF16, KvDType::FP8, KvDType::MXFP4}) {
+  for (KvDType candidate :
+       {KvDType::BF16, KvDType::FP8, KvDType::FP8_FNUZ, KvDType::MXFP4}) {
     if (name == kvDTypeName(candidate)) {
       dtype = candidate;
       return true;
@@ -48,6 +51,7 @@ int64_t MlaProblem::kvRowBytes() const {
   case KvDType::BF16:
     return 2 * kQkDim;
   case KvDType::FP8:
+  case KvDType::FP8_FNUZ:
     return kQkDim;
   case KvDType::MXFP4:
     return kPackedFp4RowBytes;
@@ -68,6 +72,11 @@ void MlaProblem::dequantizeKvRow(int64_t row, double *values) const {
       values[i] = static_cast<double>(fp8E4M3FNToFloat(bytes[i])) *
                   static_cast<double>(fp8Scale);
     return;
+  case KvDType::FP8_FNUZ:
+    for (int64_t i = 0; i < kQkDim; ++i)
+      values[i] = static_cast<double>(fp8E4M3FNUZToFloat(bytes[i])) *
+                  static_cast<double>(fp8Scale);
+    return;
   case KvDType::MXFP4: {
     const uint8_t *scales = mxScale.data() + row * scaleStride;
     for (int64_t i = 0; i < kQkDim; ++i) {
@@ -86,7 +95,7 @@ int64_t MlaProblem::essentialBytes() const {
                   totalKv() * kvRowBytes() +
                   static_cast<int64_t>(qoIndptr.size() + kvIndptr.size()) * 4 +
                   totalQ() * heads * kVDim * 2;
-  if (kvDType == KvDType::FP8)
+  if (isFp8(kvDType))
     bytes += 4;
   if (kvDType == KvDType::MXFP4)
     bytes += totalKv() * kMxScalesPerRow;
@@ -294,16 +303,22 @@ Status generateProblem(const GeneratorOptions &options,
       result.kv[2 * i + 1] = static_cast<uint8_t>(cache[i] >> 8);
     }
     break;
-  case KvDType::FP8: {
+  case KvDType::FP8:
+  case KvDType::FP8_FNUZ: {
+    // Per-tensor quantization to the format's largest magnitude.
+    bool fnuz = options.kvDType == KvDType::FP8_FNUZ;
     float amax = 0;
     for (uint16_t bits : cache)
       amax = std::max(amax, std::fabs(bf16ToFloat(bits)));
-    result.fp8Scale = amax > 0 ? amax / kFp8E4M3Max : 1.0f;
+    float formatMax = fnuz ? kFp8E4M3FnuzMax : kFp8E4M3Max;
+    result.fp8Scale = amax > 0 ? amax / formatMax : 1.0f;
     result.kv.resize(cache.size());
     forRowChunks(pool, totalKv, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin * kQkDim; i < end * kQkDim; ++i)
+      for (int64_t i = begin * kQkDim; i < end * kQkDim; ++i) {
+        float value = bf16ToFloat(cache[i]) / result.fp8Scale;
         result.kv[i] =
-            floatToFp8E4M3FN(bf16ToFloat(cache[i]) / result.fp8Scale);
+            fnuz ? floatToFp8E4M3FNUZ(value) : floatToFp8E4M3FN(value);
+      }
     });
     break;
   }
@@ -340,7 +355,9 @@ Status generateProblem(const GeneratorOptions &options,
   }
   }
   // The pool's spare rows decode to NaN (mxfp4: through their NaN scales).
-  const uint8_t spareByte = options.kvDType == KvDType::FP8 ? 0x7F : 0xFF;
+  const uint8_t spareByte = options.kvDType == KvDType::FP8        ? 0x7F
+                            : options.kvDType == KvDType::FP8_FNUZ ? 0x80
+                                                                   : 0xFF;
   result.kv.resize(kvRows * result.kvRowBytes(), spareByte);
   problem = std::move(result);
   return Status::success();
@@ -460,11 +477,14 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
     if (Status s = expectDType(kv, kvPath, {NpyDType::UInt16},
                                "bf16 bits for --kv-dtype bf16"))
       return s;
-  } else if (Status s = expectDType(
-                 kv, kvPath, {NpyDType::UInt8, NpyDType::Int8},
-                 kvDType == KvDType::FP8 ? "fp8 bytes for --kv-dtype fp8"
-                                         : "packed fp4 for --kv-dtype mxfp4")) {
-    return s;
+  } else {
+    std::string role = kvDType == KvDType::MXFP4
+                           ? std::string("packed fp4 for --kv-dtype mxfp4")
+                           : std::string("fp8 bytes for --kv-dtype ") +
+                                 kvDTypeName(kvDType);
+    if (Status s = expectDType(kv, kvPath, {NpyDType::UInt8, NpyDType::Int8},
+                               role.c_str()))
+      return s;
   }
   bool kvShapeOk =
       (kv.shape.size() == 2 && kv.shape[1] == rowElements) ||
@@ -505,7 +525,7 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
   result.q = q.elementsAs<uint16_t>();
   result.kv = std::move(kv.bytes);
 
-  if (kvDType == KvDType::FP8) {
+  if (isFp8(kvDType)) {
     if (Status s = expectDType(scale, scalePath, {NpyDType::Float32},
                                "the per-tensor fp8 scale"))
       return s;
@@ -569,6 +589,7 @@ Status saveProblem(const MlaProblem &problem, const std::string &directory) {
   case KvDType::BF16:
     return Status::success();
   case KvDType::FP8:
+  case KvDType::FP8_FNUZ:
     return writeNpy(scalePath, NpyDType::Float32, {1}, &problem.fp8Scale);
   case KvDType::MXFP4:
     return writeNpy(scalePath, NpyDType::UInt8,

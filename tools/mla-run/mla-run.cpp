@@ -75,7 +75,7 @@ static const char *const kOverview =
     R"(run, check and time the kernels of a module compiled by mla-compile
 
   mla-run --target host|hip|cuda|emu --module FILE
-          --kv-dtype bf16|fp8|mxfp4
+          --kv-dtype bf16|fp8|fp8_fnuz|mxfp4
           (--kv-len L [--batch B] | --kv-lens L1,L2,...) [--q-len Q]
           [--heads H] [--seed S] [--kv-spare-rows N] | --inputs DIR
           [--out FILE.npy] [--save-inputs DIR] [--check]
@@ -144,9 +144,10 @@ static cl::opt<std::string>
 
 static cl::opt<std::string> kvDTypeFlag(
     "kv-dtype",
-    cl::desc("KV cache format: bf16, fp8 (per-tensor scale) or mxfp4\n"
-             "(packed fp4 with E8M0 scales per 32 elements)"),
-    cl::value_desc("bf16|fp8|mxfp4"), cl::cat(mlaMode));
+    cl::desc("KV cache format: bf16, fp8 (OCP e4m3fn, per-tensor scale),\n"
+             "fp8_fnuz (e4m3fnuz, MI300X's fp8, per-tensor scale) or\n"
+             "mxfp4 (packed fp4 with E8M0 scales per 32 elements)"),
+    cl::value_desc("bf16|fp8|fp8_fnuz|mxfp4"), cl::cat(mlaMode));
 static cl::opt<std::string>
     smScaleFlag("sm-scale", cl::desc("softmax scale (default 1/sqrt(576))"),
                 cl::value_desc("X"), cl::cat(mlaMode));
@@ -425,7 +426,8 @@ static Status parseArguments(int argc, char **argv, Options &options) {
     KvDType dtype;
     if (!parseKvDType(text, dtype))
       return Status::failure("--kv-dtype",
-                             "'" + text + "' is not bf16, fp8 or mxfp4");
+                             "'" + text +
+                                 "' is not bf16, fp8, fp8_fnuz or mxfp4");
     options.kvDType = dtype;
   }
   if (Status s = integer(batchFlag, 1, options.batch, kMaxBatch))
@@ -540,7 +542,7 @@ static Status validateOptions(const Options &options) {
   if (options.kernelMode)
     return validateKernelOptions(options);
   if (!options.kvDType)
-    return Status::failure("--kv-dtype", "required (bf16, fp8 or mxfp4)");
+    return Status::failure("--kv-dtype", "required (bf16, fp8, fp8_fnuz or mxfp4)");
   if (!options.inputs.empty()) {
     const char *generatorFlags[] = {"--batch",        "--q-len", "--kv-len",
                                     "--kv-lens",      "--heads", "--seed",

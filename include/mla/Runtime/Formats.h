@@ -16,6 +16,8 @@ namespace mla::runtime {
 
 /// The largest finite OCP fp8 e4m3fn magnitude.
 constexpr float kFp8E4M3Max = 448.0f;
+/// The largest finite fp8 e4m3fnuz magnitude (MI300X's fp8).
+constexpr float kFp8E4M3FnuzMax = 240.0f;
 /// The largest fp4 e2m1 magnitude.
 constexpr float kFp4E2M1Max = 6.0f;
 /// E8M0 code of a NaN scale.
@@ -31,6 +33,13 @@ float fp8E4M3FNToFloat(uint8_t bits);
 /// float to fp8 e4m3fn, rounding to nearest even and saturating finite and
 /// infinite values to +-448; NaN gives NaN.
 uint8_t floatToFp8E4M3FN(float value);
+
+/// fp8 e4m3fnuz (bias 8, no infinities, no negative zero: 0x80 is the only
+/// NaN), the fp8 of gfx942's conversion instructions, to float.
+float fp8E4M3FNUZToFloat(uint8_t bits);
+/// float to fp8 e4m3fnuz, rounding to nearest even and saturating finite and
+/// infinite values to +-240; NaN gives 0x80, and -0 gives +0.
+uint8_t floatToFp8E4M3FNUZ(float value);
 
 /// fp4 e2m1 (bias 1: 0, 0.5, 1, 1.5, 2, 3, 4, 6 and their negatives) in the
 /// low four bits of `nibble` to float.

@@ -38,10 +38,17 @@ constexpr int64_t kMaxQLen = 4;
 constexpr int64_t kHeadGranule = 16;
 constexpr int64_t kMaxHeads = 128;
 
-/// How the KV cache is stored.
-enum class KvDType { BF16, FP8, MXFP4 };
+/// How the KV cache is stored. FP8 is OCP e4m3fn (MI355X, the H200);
+/// FP8_FNUZ is e4m3fnuz, the fp8 of MI300X (gfx942), with its own scale
+/// range (amax / 240).
+enum class KvDType { BF16, FP8, FP8_FNUZ, MXFP4 };
 
-/// "bf16", "fp8" or "mxfp4".
+/// Whether `dtype` is one of the fp8 formats (one f32 per-tensor scale).
+inline bool isFp8(KvDType dtype) {
+  return dtype == KvDType::FP8 || dtype == KvDType::FP8_FNUZ;
+}
+
+/// "bf16", "fp8", "fp8_fnuz" or "mxfp4".
 const char *kvDTypeName(KvDType dtype);
 /// Parses a name of kvDTypeName; false when unknown.
 bool parseKvDType(std::string_view name, KvDType &dtype);

@@ -206,17 +206,23 @@ public:
         IntegerAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
   }
 
-  /// OCP e4m3 through v_cvt_f32_fp8. gfx942's instruction reads FNUZ
-  /// (exponent bias 8): every other code is half its OCP value, 0x80 is
-  /// FNUZ NaN but OCP -0, and 0x7F / 0xFF are FNUZ +-240 but OCP NaN.
+  /// e4m3 through v_cvt_f32_fp8, which reads OCP e4m3fn on gfx950 and
+  /// e4m3fnuz on gfx942: the chip's own format converts exactly. OCP bytes
+  /// on gfx942 (exponent bias 7 read with bias 8) are fixed up: every other
+  /// code is half its OCP value, 0x80 is FNUZ NaN but OCP -0, and 0x7F /
+  /// 0xFF are FNUZ +-240 but OCP NaN.
   Value decodeFp8(OpBuilder &b, Location loc, Value word, unsigned byteIndex,
                   FloatType format) const override {
+    bool cdna4 = info.family == ChipFamily::CDNA4;
+    if (isa<Float8E4M3FNUZType>(format) && !cdna4)
+      return ROCDL::CvtF32Fp8Op::create(b, loc, b.getF32Type(), word,
+                                        b.getI32IntegerAttr(byteIndex));
     if (!isa<Float8E4M3FNType>(format))
       return GpuTarget::decodeFp8(b, loc, word, byteIndex, format);
     Value value =
         ROCDL::CvtF32Fp8Op::create(b, loc, b.getF32Type(), word,
                                    b.getI32IntegerAttr(byteIndex));
-    if (info.family == ChipFamily::CDNA4)
+    if (cdna4)
       return value;
     auto f32 = [&](double v) {
       return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
