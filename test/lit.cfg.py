@@ -56,8 +56,7 @@ llvm_config.use_default_substitutions()
 # names.
 tool_dirs = [config.mla_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
-    ["mla-opt", "mla-compile", "mla-run", "mla-runtime-tests",
-     "mla-emu-compile"], tool_dirs)
+    ["mla-opt", "mla-compile", "mla-run", "mla-emu-compile"], tool_dirs)
 llvm_config.add_tool_substitutions(
     ["FileCheck", "count", "not", "ld.lld", "llvm-nm", "llvm-objcopy",
      "llvm-mc", "llvm-objdump", "llvm-readelf", "llvm-strings",

@@ -1,4 +1,4 @@
-//===- LaunchExprTests.cpp - The manifest's integer expressions ----------===//
+//===- LaunchExprTest.cpp - The manifest's integer expressions ------------===//
 //
 // Every operation of docs/ABI.md's "Extents" table, its rounding and
 // unsigned semantics, and the errors: overflow, division by zero, unknown
@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mla/Runtime/Extents.h"
 #include "mla/Runtime/LaunchExpr.h"
 
 #include "gtest/gtest.h"
@@ -52,7 +51,8 @@ TEST(LaunchExpr, Leaves) {
   EXPECT_EQ(evaluate("42"), "42");
   EXPECT_EQ(evaluate(R"({"arg": "rows"})"), "37");
   EXPECT_EQ(evaluate(R"({"programs": 1})"), "2");
-  EXPECT_EQ(evaluate(R"({"arg": "x"})"), "error: 'x' is not an integer argument");
+  EXPECT_EQ(evaluate(R"({"arg": "x"})"),
+            "error: 'x' is not an integer argument");
 }
 
 TEST(LaunchExpr, Arithmetic) {
@@ -137,14 +137,6 @@ TEST(LaunchExpr, Malformed) {
             "invalid: an object is {\"arg\": NAME} or {\"programs\": 0|1|2}");
   EXPECT_EQ(evaluate(R"(["add", 1, ["sub", 2, "x"]])"),
             "invalid: expected an integer, an object or [OP, operands...]");
-}
-
-TEST(LaunchExpr, ElementsInBytes) {
-  EXPECT_EQ(elementsInBytes("f32", 10), 2);
-  EXPECT_EQ(elementsInBytes("bf16", 10), 5);
-  EXPECT_EQ(elementsInBytes("i64", 16), 2);
-  EXPECT_EQ(elementsInBytes("f8E4M3FN", 7), 7);
-  EXPECT_EQ(elementsInBytes("f4E2M1FN", 7), 14);
 }
 
 /// `text` printed as a program writes it.

@@ -1,0 +1,79 @@
+//===- ManifestTest.cpp - Reading a module's manifest ---------------------===//
+
+#include "TestSupport.h"
+
+#include "mla/Runtime/Manifest.h"
+
+#include "gtest/gtest.h"
+
+#include <optional>
+#include <string>
+
+using namespace mla::runtime;
+using namespace mla::runtime::test;
+
+namespace {
+
+TEST(Manifest, Parse) {
+  Manifest manifest;
+  EXPECT_TRUE(succeeded(
+      parseManifest(manifestText(kPartialArgs), "m.so.json", manifest)));
+  EXPECT_EQ(manifest.target, "host");
+  EXPECT_EQ(manifest.binary, "m.so");
+  ASSERT_EQ(manifest.kernels.size(), 2u);
+  const KernelInfo &partial = manifest.kernels[0];
+  EXPECT_EQ(partial.symbol, "partial");
+  ASSERT_EQ(partial.args.size(), 10u);
+  EXPECT_EQ(partial.args[9].kind, ArgKind::Scalar);
+  EXPECT_EQ(partial.args[9].type, "f32");
+  EXPECT_EQ(partial.role, "mla.partial");
+  EXPECT_TRUE(partial.hasGrid);
+  EXPECT_EQ(partial.grid[0].quantity, "programs");
+  EXPECT_EQ(partial.grid[2].quantity, "");
+  EXPECT_TRUE(partial.grid[2].rule == llvm::json::Value(1));
+  EXPECT_EQ(partial.registers, std::nullopt);
+  EXPECT_EQ(manifest.kernels[1].workgroupSize[0], 64);
+  EXPECT_EQ(manifestPathFor("dir/out.so"), "dir/out.so.json");
+
+  EXPECT_TRUE(
+      failsWith(parseManifest("{\"target\": \"host\"}", "m.json", manifest),
+                "m.json: binary: missing"));
+  EXPECT_TRUE(
+      failsWith(parseManifest(manifestText(R"({"name": "q", "kind": "pointer",
+                                            "type": "bf16"})"),
+                              "m.json", manifest),
+                "kernels[0].args[0].kind: expected \"ptr\" or \"scalar\""));
+  EXPECT_TRUE(
+      failsWith(parseManifest(manifestText(R"({"name": "q", "kind": "scalar",
+                                            "type": "bf16"})"),
+                              "m.json", manifest),
+                "scalar type \"bf16\" is not one of i32, i64, f32"));
+  EXPECT_TRUE(
+      failsWith(parseManifest(manifestText(R"({"name": "q", "kind": "ptr",
+                                            "type": "f64"})"),
+                              "m.json", manifest),
+                "unknown element type \"f64\""));
+  std::string text = manifestText(kPartialArgs);
+  std::string emptyName = text;
+  emptyName.replace(emptyName.find("\"programs\""), 10, "\"\"");
+  EXPECT_TRUE(failsWith(parseManifest(emptyName, "m.json", manifest),
+                        "kernels[0].launch.grid[0]: empty quantity name"));
+  std::string duplicate = text;
+  duplicate.replace(duplicate.find("\"combine\""), 9, "\"partial\"");
+  EXPECT_TRUE(failsWith(parseManifest(duplicate, "m.json", manifest),
+                        "duplicate symbol 'partial'"));
+  EXPECT_EQ(partial.dynamicLdsBytes, 0);
+  std::string dynamic = text;
+  dynamic.replace(dynamic.find("\"lds_bytes\": 0"), 14,
+                  "\"lds_bytes\": 4096, \"dynamic_lds_bytes\": 1024");
+  EXPECT_TRUE(succeeded(parseManifest(dynamic, "m.json", manifest)));
+  EXPECT_EQ(manifest.kernels[0].ldsBytes, 4096);
+  EXPECT_EQ(manifest.kernels[0].dynamicLdsBytes, 1024);
+  dynamic.replace(dynamic.find("4096"), 4, "1000");
+  EXPECT_TRUE(failsWith(parseManifest(dynamic, "m.json", manifest),
+                        "kernels[0].dynamic_lds_bytes: more than lds_bytes"));
+  EXPECT_TRUE(failsWith(loadManifest("/nonexistent/m.so", manifest),
+                        "/nonexistent/m.so.json: "));
+}
+
+} // namespace
