@@ -27,9 +27,11 @@ void mla::addSpecializePass(OpPassManager &pm,
   pm.addPass(tile::createTileSpecialize(options));
 }
 
-void mla::buildTileToPrimitivesPipeline(OpPassManager &pm) {
+void mla::buildTileToPrimitivesPipeline(OpPassManager &pm,
+                                        Specialize specialize) {
   // Every later pass sees ordinary kernels with static tiles.
-  addSpecializePass(pm);
+  if (specialize == Specialize::Yes)
+    addSpecializePass(pm);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tile::createTileDecompose());
   pm.addPass(createCanonicalizerPass());
@@ -37,8 +39,8 @@ void mla::buildTileToPrimitivesPipeline(OpPassManager &pm) {
   pm.addPass(createLoopInvariantCodeMotionPass());
 }
 
-void mla::buildHostPipeline(OpPassManager &pm) {
-  buildTileToPrimitivesPipeline(pm);
+void mla::buildHostPipeline(OpPassManager &pm, Specialize specialize) {
+  buildTileToPrimitivesPipeline(pm, specialize);
   pm.addPass(createConvertTileToHost());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -82,8 +84,9 @@ static void addKernelCleanup(OpPassManager &pm) {
 }
 
 void mla::buildTileToGpuPipeline(OpPassManager &pm,
-                                 const GpuPipelineOptions &options) {
-  buildTileToPrimitivesPipeline(pm);
+                                 const GpuPipelineOptions &options,
+                                 Specialize specialize) {
+  buildTileToPrimitivesPipeline(pm, specialize);
   // Not on the host: its buffer deallocation refuses ops whose memory
   // effects it does not know, llvm.intr.assume among them.
   pm.addPass(tile::createTileAssumeRequirements());
@@ -107,8 +110,9 @@ void mla::buildTileToGpuPipeline(OpPassManager &pm,
 }
 
 void mla::buildTileToGpuLLVMPipeline(OpPassManager &pm,
-                                     const GpuPipelineOptions &options) {
-  buildTileToGpuPipeline(pm, options);
+                                     const GpuPipelineOptions &options,
+                                     Specialize specialize) {
+  buildTileToGpuPipeline(pm, options, specialize);
   ConvertGPUKernelsToLLVMOptions llvm;
   llvm.chip = options.chip;
   pm.addPass(createConvertGPUKernelsToLLVM(llvm));
@@ -122,19 +126,23 @@ void mla::registerPipelines() {
       "tile-to-gpu",
       "Lower tile programs to GPU kernels over lanes (layouts, LDS, the "
       "chip's matrix-core ops)",
-      buildTileToGpuPipeline);
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        buildTileToGpuPipeline(pm, options);
+      });
   PassPipelineRegistration<GpuPipelineOptions>(
       "tile-to-gpu-llvm",
       "Lower tile programs to the LLVM dialect for a GPU chip (ROCDL or "
       "NVVM kernels)",
-      buildTileToGpuLLVMPipeline);
+      [](OpPassManager &pm, const GpuPipelineOptions &options) {
+        buildTileToGpuLLVMPipeline(pm, options);
+      });
   PassPipelineRegistration<>(
       "tile-to-primitives",
       "Specialize parameterized kernels, canonicalize and decompose "
       "high-level tile ops into primitives",
-      buildTileToPrimitivesPipeline);
+      [](OpPassManager &pm) { buildTileToPrimitivesPipeline(pm); });
   PassPipelineRegistration<>(
       "tile-to-host-llvm",
       "Lower tile programs to the LLVM dialect for the host target",
-      buildHostPipeline);
+      [](OpPassManager &pm) { buildHostPipeline(pm); });
 }

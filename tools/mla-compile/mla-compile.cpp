@@ -239,12 +239,13 @@ int main(int argc, char **argv) {
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
   pm.enableTiming(rootTiming);
+  // Specialized above.
   if (target->kind == TargetKind::Host) {
-    buildHostPipeline(pm);
+    buildHostPipeline(pm, Specialize::No);
   } else {
     GpuPipelineOptions options;
     options.chip = target->chip.str();
-    buildTileToGpuLLVMPipeline(pm, options);
+    buildTileToGpuLLVMPipeline(pm, options, Specialize::No);
   }
   if (failed(pm.run(*module)))
     return 1;

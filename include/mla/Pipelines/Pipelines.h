@@ -20,13 +20,20 @@ void addSpecializePass(mlir::OpPassManager &pm,
                        llvm::ArrayRef<std::string> instanceSets = {},
                        llvm::StringRef target = "");
 
+/// Whether a pipeline starts with tile-specialize. mla-compile specializes
+/// apart, before the manifest is built from the instances, and so runs the
+/// pipelines without it.
+enum class Specialize { Yes, No };
+
 /// Specialize parameterized kernels, canonicalize, decompose high-level tile
 /// ops into primitives, clean up.
-void buildTileToPrimitivesPipeline(mlir::OpPassManager &pm);
+void buildTileToPrimitivesPipeline(mlir::OpPassManager &pm,
+                                   Specialize specialize = Specialize::Yes);
 
 /// Everything from the tile dialect to the LLVM dialect for the host: one
 /// C-callable function per kernel (docs/ABI.md).
-void buildHostPipeline(mlir::OpPassManager &pm);
+void buildHostPipeline(mlir::OpPassManager &pm,
+                       Specialize specialize = Specialize::Yes);
 
 /// Options of the GPU pipelines.
 struct GpuPipelineOptions : mlir::PassPipelineOptions<GpuPipelineOptions> {
@@ -42,12 +49,14 @@ struct GpuPipelineOptions : mlir::PassPipelineOptions<GpuPipelineOptions> {
 /// Tile programs to GPU kernels over lanes (gpu.func, vectors, the chip's
 /// ops): primitives, layouts, convert-tile-to-gpu.
 void buildTileToGpuPipeline(mlir::OpPassManager &pm,
-                            const GpuPipelineOptions &options);
+                            const GpuPipelineOptions &options,
+                            Specialize specialize = Specialize::Yes);
 
 /// Tile programs to the LLVM dialect for a GPU: the GPU pipeline, then
 /// ROCDL (AMD) or NVVM (NVIDIA) and LLVM.
 void buildTileToGpuLLVMPipeline(mlir::OpPassManager &pm,
-                                const GpuPipelineOptions &options);
+                                const GpuPipelineOptions &options,
+                                Specialize specialize = Specialize::Yes);
 
 /// Registers every named pipeline with the pass registry.
 void registerPipelines();
