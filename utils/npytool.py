@@ -13,6 +13,12 @@ Python standard library only (no NumPy).
       C [M, N] f32 against A [M, K] x B [K, N], bf16 bits.
   npytool.py check-scale X.npy Y.npy --by A
       Y [n] f32 against A * X [n] f32.
+  npytool.py check-add X.npy Y.npy Z.npy
+      Z [n] f32 against X + Y [n] f32.
+  npytool.py check-layer-norm X.npy W.npy B.npy Y.npy --eps E
+      Y [rows, cols] f32 against each row of X [rows, cols] normalized to
+      mean 0 and variance 1 (variance + E under the root), times W [cols]
+      plus B [cols].
 
 A check prints one line like mla-run's,
   check: rel_fro=1.2e-07 max_abs=3.0e-08 outside_tol=0/7400 nan=0 PASS
@@ -156,6 +162,33 @@ def check_scale(args):
     return check(y, [args.by * v for v in x])
 
 
+def check_add(args):
+    (n,), x = load(args.x, "<f4", 1)
+    shape_y, y = load(args.y, "<f4", 1)
+    shape_z, z = load(args.z, "<f4", 1)
+    if shape_y != (n,) or shape_z != (n,):
+        fail("shapes %s + %s -> %s do not fit" % ((n,), shape_y, shape_z))
+    return check(z, [a + b for a, b in zip(x, y)])
+
+
+def check_layer_norm(args):
+    (rows, cols), x = load(args.x, "<f4", 2)
+    _, w = load(args.w, "<f4", 1)
+    _, b = load(args.b, "<f4", 1)
+    shape, y = load(args.y, "<f4", 2)
+    if shape != (rows, cols) or len(w) != cols or len(b) != cols:
+        fail("shapes do not fit: x %s, w %d, b %d, y %s" % (
+            (rows, cols), len(w), len(b), shape))
+    ref = []
+    for r in range(rows):
+        row = x[r * cols:(r + 1) * cols]
+        mean = math.fsum(row) / cols
+        var = math.fsum((v - mean) ** 2 for v in row) / cols
+        std = math.sqrt(var + args.eps)
+        ref += [(v - mean) / std * w[i] + b[i] for i, v in enumerate(row)]
+    return check(y, ref)
+
+
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__,
@@ -182,6 +215,15 @@ def main():
     scale.add_argument("y")
     scale.add_argument("--by", type=float, required=True)
     scale.set_defaults(run=check_scale)
+    add = sub.add_parser("check-add")
+    for name in ("x", "y", "z"):
+        add.add_argument(name)
+    add.set_defaults(run=check_add)
+    norm = sub.add_parser("check-layer-norm")
+    for name in ("x", "w", "b", "y"):
+        norm.add_argument(name)
+    norm.add_argument("--eps", type=float, required=True)
+    norm.set_defaults(run=check_layer_norm)
     args = parser.parse_args()
     sys.exit(0 if args.run(args) else 1)
 

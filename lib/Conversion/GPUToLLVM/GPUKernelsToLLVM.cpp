@@ -55,6 +55,36 @@ struct AbsFToFAbs : ConvertOpToLLVMPattern<math::AbsFOp> {
   }
 };
 
+/// Square roots as llvm.sqrt, which both backends lower to instructions
+/// (NVPTX's sqrt.rn.f32, AMDGPU's v_sqrt_f32 sequence), ahead of the GPU
+/// patterns' calls into device libraries (__nv_sqrtf, __ocml_rsqrt_f32):
+/// none is linked. rsqrt is 1 / sqrt, each step correctly rounded.
+template <typename MathOp>
+struct SqrtToIntrinsic : ConvertOpToLLVMPattern<MathOp> {
+  SqrtToIntrinsic(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern<MathOp>(converter, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    Location loc = op.getLoc();
+    Value root = LLVM::SqrtOp::create(rewriter, loc, type, adaptor.getOperand());
+    if (std::is_same_v<MathOp, math::SqrtOp>) {
+      rewriter.replaceOp(op, root);
+      return success();
+    }
+    Type element = getElementTypeOrSelf(type);
+    TypedAttr oneAttr = rewriter.getFloatAttr(element, 1.0);
+    if (auto vector = dyn_cast<VectorType>(type))
+      oneAttr = DenseElementsAttr::get(vector, oneAttr);
+    Value one = LLVM::ConstantOp::create(rewriter, loc, type, oneAttr);
+    rewriter.replaceOpWithNewOp<LLVM::FDivOp>(op, one, root);
+    return success();
+  }
+};
+
 struct ConvertGPUKernelsToLLVMPass
     : mla::impl::ConvertGPUKernelsToLLVMBase<ConvertGPUKernelsToLLVMPass> {
   using Base::Base;
@@ -100,6 +130,8 @@ struct ConvertGPUKernelsToLLVMPass
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
     populateVectorToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
+    patterns.add<SqrtToIntrinsic<math::SqrtOp>, SqrtToIntrinsic<math::RsqrtOp>>(
+        converter);
     index::populateIndexToLLVMConversionPatterns(converter, patterns);
     if (info.isAMD()) {
       FailureOr<amdgpu::Chipset> chipset = amdgpu::Chipset::parse(info.name);
