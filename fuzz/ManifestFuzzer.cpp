@@ -8,6 +8,7 @@
 
 #include "FuzzSupport.h"
 
+#include "mla/Runtime/LaunchExpr.h"
 #include "mla/Runtime/Manifest.h"
 
 #include <set>
@@ -38,10 +39,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                    kernel.dynamicLdsBytes <= kernel.ldsBytes &&
                    kernel.ldsBytes <= kMaxLdsBytes,
                "LDS outside 0 <= dynamic_lds_bytes <= lds_bytes <= 1 MiB");
+    // Grid rules and requirements read integer scalar arguments, never the
+    // grid; evaluating them may fail, but only with an error.
+    LaunchExprInputs inputs;
+    inputs.scalar = [](llvm::StringRef) -> std::optional<int64_t> {
+      return 7;
+    };
+    auto checkRule = [&](const llvm::json::Value &rule) {
+      std::string what;
+      FUZZ_CHECK(validateLaunchExpr(rule, what), "invalid launch rule kept");
+      FUZZ_CHECK(!readsGrid(rule), "launch rule reads the grid");
+      int64_t value;
+      (void)evaluateLaunchExpr(rule, inputs, value, what);
+    };
     if (kernel.hasGrid)
-      for (const GridExtent &extent : kernel.grid)
-        FUZZ_CHECK(!extent.quantity.empty() || extent.count >= 1,
-                   "grid extent below 1");
+      for (const GridExtent &extent : kernel.grid) {
+        if (!extent.quantity.empty())
+          continue;
+        checkRule(extent.rule);
+        std::optional<int64_t> count = extent.rule.getAsInteger();
+        FUZZ_CHECK(!count || *count >= 1, "grid size below 1");
+      }
+    for (const llvm::json::Value &requirement : kernel.requirements)
+      checkRule(requirement);
 
     // What the MLA driver reads; errors are fine, crashes are not.
     for (const char *key : {"heads", "max_splits", "kv_tile"}) {
