@@ -76,4 +76,63 @@ TEST(Manifest, Parse) {
                         "/nonexistent/m.so.json: "));
 }
 
+/// The launch rules of a kernel with scalars rows (i32) and alpha (f32):
+/// `launch` as given.
+std::string rulesManifest(const std::string &launch) {
+  return R"({"target": "host", "binary": "k.so", "kernels": [
+  {"symbol": "k", "args": [{"name": "x", "kind": "ptr", "type": "f32"},
+                           {"name": "rows", "kind": "scalar", "type": "i32"},
+                           {"name": "alpha", "kind": "scalar", "type": "f32"}],
+   "workgroup_size": [1, 1, 1], "lds_bytes": 0, "launch": )" +
+         launch + "}]}";
+}
+
+TEST(Manifest, LaunchRules) {
+  Manifest manifest;
+  ASSERT_TRUE(succeeded(parseManifest(
+      rulesManifest(R"({"grid": [["ceildiv", {"arg": "rows"}, 16], 2, 1],
+                        "free_grid": true,
+                        "requires": [["le", {"arg": "rows"}, 4096]]})"),
+      "m.json", manifest)));
+  const KernelInfo &kernel = manifest.kernels[0];
+  EXPECT_TRUE(kernel.hasGrid);
+  EXPECT_TRUE(kernel.freeGrid);
+  EXPECT_EQ(kernel.grid[0].quantity, "");
+  EXPECT_TRUE(kernel.grid[1].rule == llvm::json::Value(2));
+  ASSERT_EQ(kernel.requirements.size(), 1u);
+
+  // A rule decides the grid, so it may not read it; it reads integer
+  // scalar arguments only; a fixed size is at least 1; free_grid frees a
+  // grid there is.
+  EXPECT_TRUE(failsWith(
+      parseManifest(rulesManifest(R"({"grid": [{"programs": 0}, 1, 1]})"),
+                    "m.json", manifest),
+      "m.json: kernels[0].launch.grid[0]: reads the grid, which it decides"));
+  EXPECT_TRUE(failsWith(
+      parseManifest(
+          rulesManifest(R"({"requires": [["le", {"arg": "alpha"}, 1]]})"),
+          "m.json", manifest),
+      "kernels[0].launch.requires[0]: 'alpha' is not an integer scalar "
+      "argument"));
+  EXPECT_TRUE(failsWith(
+      parseManifest(
+          rulesManifest(R"({"grid": [["add", {"arg": "x"}, 1], 1, 1]})"),
+          "m.json", manifest),
+      "kernels[0].launch.grid[0]: 'x' is not an integer scalar argument"));
+  EXPECT_TRUE(
+      failsWith(parseManifest(rulesManifest(R"({"grid": [0, 1, 1]})"), "m.json",
+                              manifest),
+                "kernels[0].launch.grid[0]: a fixed size is at least 1"));
+  EXPECT_TRUE(failsWith(
+      parseManifest(rulesManifest(R"({"grid": [["pow", 2, 3], 1, 1]})"),
+                    "m.json", manifest),
+      "kernels[0].launch.grid[0]: unknown operation \"pow\""));
+  EXPECT_TRUE(failsWith(parseManifest(rulesManifest(R"({"free_grid": true})"),
+                                      "m.json", manifest),
+                        "kernels[0].launch.free_grid: needs a grid"));
+  EXPECT_TRUE(failsWith(
+      parseManifest(rulesManifest(R"({"requires": 3})"), "m.json", manifest),
+      "kernels[0].launch.requires: expected an array"));
+}
+
 } // namespace
