@@ -21,6 +21,10 @@
 //    normalized output and its log-sum-exp go to the split's part rows.
 //  - @mla_combine: one program per combine item (BLOCK_M rows of a sequence
 //    with several splits): a running log-sum-exp over the rows' splits.
+// A third kernel, @mla_plan, makes the host's reproducible plan on the
+// device from the indptrs there, for callers that must not wait for the
+// device (PyTorch, a leaderboard submission); mla-run --plan-on-device
+// checks it against the host's.
 // The KV format, the head count, the tile sizes and the waves per program
 // are compile-time parameters; the launch keys kv_tile, block_rows and
 // waves announce an instance's sizes to the runtime and the GPU lowering.
@@ -52,7 +56,7 @@
 // runs of every KV format with heads 16, 32, 64 and 128 and q_len 1..4 are
 // at the end of the file.
 // RUN: mla-compile %s --target=host -o %t.so
-// RUN: grep '"symbol"' %t.so.json | count 25
+// RUN: grep '"symbol"' %t.so.json | count 26
 // RUN: sed -n 's/.*"symbol": "\(.*\)".*/\1/p' %t.so.json | tr '\n' ' ' \
 // RUN:   | FileCheck %s --check-prefix=INSTANCES
 // INSTANCES:      mla_partial_bf16_h16 mla_partial_bf16_h32 mla_partial_bf16_h48 mla_partial_bf16_h64
@@ -61,7 +65,7 @@
 // INSTANCES-SAME: mla_partial_fp8_h80 mla_partial_fp8_h96 mla_partial_fp8_h112 mla_partial_fp8_h128
 // INSTANCES-SAME: mla_partial_mxfp4_h16 mla_partial_mxfp4_h32 mla_partial_mxfp4_h48 mla_partial_mxfp4_h64
 // INSTANCES-SAME: mla_partial_mxfp4_h80 mla_partial_mxfp4_h96 mla_partial_mxfp4_h112 mla_partial_mxfp4_h128
-// INSTANCES-SAME: mla_combine
+// INSTANCES-SAME: mla_combine mla_plan
 //
 // --instances replaces a kernel's set: fp8 with 48 heads in 32-row blocks
 // of 32-key tiles, and a combine of 32-row blocks, run on a sequence long
@@ -73,6 +77,7 @@
 // RUN:   | FileCheck %s --check-prefix=SUBSET --match-full-lines
 // SUBSET:      mla_partial_fp8_h48_block_m32_block_n32
 // SUBSET-NEXT: mla_combine_block_m32
+// SUBSET-NEXT: mla_plan
 // SUBSET-EMPTY:
 // RUN: mla-run --target host --module %t.sub.so --kv-dtype fp8 --heads 48 --q-len 3 \
 // RUN:   --kv-lens 1100,0,45 --seed 50 --check | FileCheck %s --check-prefixes=HOST,SPLIT
@@ -505,16 +510,543 @@ tile.func @store_part(%part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %o: 
 }
 
 
+//===----------------------------------------------------------------------===//
+// The launch plan on the device
+//===----------------------------------------------------------------------===//
+
+// Sequences are read 64 at a time (one per lane of a wave), table rows
+// written 8 fields at a time.
+!seqs = tensor<1x64xi32>
+!seq_ids = tensor<1x64xindex>
+!seq_flags = tensor<1x64xi1>
+!sum = tensor<1xi32>
+!entry = tensor<1x8xi32>
+!entry_ids = tensor<1x8xindex>
+!entry_flags = tensor<1x8xi1>
+!blank = tensor<32x8xi32>
+
+// The launch plan on the device: the reproducible plan of the host planner
+// (lib/Runtime/LaunchPlan.cpp) from the indptrs where they live, so that a
+// call needs no host synchronization (docs/ABI.md, "The plan on the
+// device"). Program b < batch writes sequence b's work items and combine
+// items at their places in the host plan's order; program `batch` writes
+// work_indptr, one work item per program, padded with empty programs up
+// to the capacity the caller launches, and zeroes the combine rows past
+// the plan's, which the combine kernel then skips. Each program reads all
+// indptrs, 64 sequences at a time, to count the items placed before its
+// own.
+tile.kernel @mla_plan(
+    %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
+    %work_indptr: !tile.ptr<i32>, %combine: !tile.ptr<i32>, %batch: i32,
+    %heads: i32, %kv_tile: i32, %block_rows: i32, %combine_block_rows: i32,
+    %max_splits: i32, %work_capacity: i32, %combine_capacity: i32)
+    attributes {tile.launch = {role = "mla.plan", waves = 1, grid = ["batch + 1", 1, 1],
+                               requires = ["batch >= 0", "heads >= 1", "kv_tile >= 1",
+                                           "block_rows >= 1", "combine_block_rows >= 1",
+                                           "max_splits >= 1", "work_capacity >= 0",
+                                           "combine_capacity >= 0"]}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %b = tile.program_id x
+  %n_seqs = arith.index_cast %batch : i32 to index
+  %h = arith.index_cast %heads : i32 to index
+  %tile = arith.index_cast %kv_tile : i32 to index
+  %br = arith.index_cast %block_rows : i32 to index
+  %cbr = arith.index_cast %combine_block_rows : i32 to index
+  %split_cap = arith.index_cast %max_splits : i32 to index
+  %work_cap = arith.index_cast %work_capacity : i32 to index
+  %combine_cap = arith.index_cast %combine_capacity : i32 to index
+  %work_rows = tile.view %work sizes [%work_cap, 8] strides [8, 1]
+      : !tile.ptr<i32> -> !tile.view<?x8xi32>
+  %combine_rows = tile.view %combine sizes [%combine_cap, 8] strides [8, 1]
+      : !tile.ptr<i32> -> !tile.view<?x8xi32>
+  %last = arith.cmpi eq, %b, %n_seqs : index
+  scf.if %last {
+    // Totals over all sequences.
+    %t:3 = tile.call @count_earlier(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
+                                    %br, %cbr, %split_cap)
+        : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
+           index) -> (index, index, index)
+    %items = arith.index_cast %t#2 : index to i32
+    %entries = arith.addi %work_cap, %c1 : index
+    %indptr = tile.view %work_indptr sizes [1, %entries] strides [%entries, 1]
+        : !tile.ptr<i32> -> !tile.view<1x?xi32>
+    %items_t = tile.splat %items : !seqs
+    scf.for %p = %c0 to %entries step %c64 {
+      %ids = tile.range from %p : tensor<64xindex>
+      %ids_2 = tile.broadcast %ids dims [0] : tensor<64xindex> -> !seq_ids
+      %ids_i = arith.index_cast %ids_2 : !seq_ids to !seqs
+      %firsts = arith.minsi %ids_i, %items_t : !seqs
+      tile.store %firsts, %indptr[%c0, %p] : !seqs, !tile.view<1x?xi32>
+    }
+    %zero_i = arith.constant 0 : i32
+    %blank = tile.splat %zero_i : !blank
+    scf.for %r = %t#1 to %combine_cap step %c32 {
+      tile.store %blank, %combine_rows[%r, %c0] : !blank, !tile.view<?x8xi32>
+    }
+  } else {
+    // Sequence %b: q_begin, kv_begin, kv_len, rows, blocks, splits, and
+    // how its keys split: the first %f#6 ranges %f#7 keys long, the next
+    // ones %f#8, the last what is left (%final).
+    %f:9 = tile.call @sequence(%qo_indptr, %kv_indptr, %b, %h, %tile, %br, %split_cap)
+        : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index)
+        -> (index, index, index, index, index, index, index, index, index)
+    %has = arith.cmpi sgt, %f#5, %c0 : index
+    scf.if %has {
+      %final = tile.call @last_length(%f#2, %f#7, %f#8, %f#5, %f#6, %tile)
+          : (index, index, index, index, index, index) -> index
+      %before:3 = tile.call @count_earlier(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
+                                      %br, %cbr, %split_cap)
+          : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
+             index) -> (index, index, index)
+      // A range's work items come after those of longer ranges and of
+      // ranges as long in earlier sequences.
+      %gl, %el = tile.call @count_longer(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
+                                         %br, %split_cap, %f#7)
+          : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
+             index) -> (index, index)
+      %gs, %es = tile.call @count_longer(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
+                                         %br, %split_cap, %f#8)
+          : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
+             index) -> (index, index)
+      %gf, %ef = tile.call @count_longer(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
+                                         %br, %split_cap, %final)
+          : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
+             index) -> (index, index)
+      %before_long = arith.addi %gl, %el : index
+      %before_short = arith.addi %gs, %es : index
+      %before_final = arith.addi %gf, %ef : index
+      %split_seq = arith.cmpi sgt, %f#5, %c1 : index
+      %minus1 = arith.constant -1 : index
+      %part_base = arith.select %split_seq, %before#0, %minus1 : index
+      scf.for %s = %c0 to %f#5 step %c1 {
+        %pos = tile.call @position(%before_long, %before_short, %before_final, %s, %f#5,
+                                   %f#6, %f#7, %f#8, %final, %f#4)
+            : (index, index, index, index, index, index, index, index, index, index)
+            -> index
+        %begin, %end = tile.call @range_keys(%s, %f#5, %f#6, %f#7, %f#2, %tile)
+            : (index, index, index, index, index, index) -> (index, index)
+        %kv_b = arith.addi %f#1, %begin : index
+        %kv_e = arith.addi %f#1, %end : index
+        %skip = arith.muli %s, %f#3 : index
+        %part_s = arith.addi %part_base, %skip : index
+        %part_row = arith.select %split_seq, %part_s, %minus1 : index
+        scf.for %r = %c0 to %f#4 step %c1 {
+          %row = arith.addi %pos, %r : index
+          %row_begin = arith.muli %r, %br : index
+          %e = tile.call @entry(%b, %kv_b, %kv_e, %s, %f#5, %row_begin, %part_row, %c0)
+              : (index, index, index, index, index, index, index, index) -> !entry
+          tile.store %e, %work_rows[%row, %c0] : !entry, !tile.view<?x8xi32>
+        }
+      }
+      scf.if %split_seq {
+        %out_base = arith.muli %f#0, %h : index
+        %rows = arith.addi %f#3, %c0 : index
+        %items = tile.call @cdiv(%rows, %cbr) : (index, index) -> index
+        scf.for %j = %c0 to %items step %c1 {
+          %row = arith.addi %before#1, %j : index
+          %first = arith.muli %j, %cbr : index
+          %part = arith.addi %before#0, %first : index
+          %out = arith.addi %out_base, %first : index
+          %left = arith.subi %rows, %first : index
+          %n = arith.minsi %left, %cbr : index
+          %e = tile.call @entry(%part, %out, %n, %f#5, %rows, %c0, %c0, %c0)
+              : (index, index, index, index, index, index, index, index) -> !entry
+          tile.store %e, %combine_rows[%row, %c0] : !entry, !tile.view<?x8xi32>
+        }
+      }
+    }
+  }
+  tile.return
+}
+
+/// ceil(a / b) for a >= 0, b >= 1.
+tile.func @cdiv(%a: index, %b: index) -> index {
+  %c1 = arith.constant 1 : index
+  %bm1 = arith.subi %b, %c1 : index
+  %s = arith.addi %a, %bm1 : index
+  %q = arith.divui %s, %b : index
+  tile.return %q : index
+}
+
+/// What the plan makes of sequence %b: where its queries and keys start,
+/// its keys, query rows, row blocks and ranges, and how its keys split:
+/// the first %extra ranges have %long keys, the others but the last
+/// %short (one tile fewer).
+tile.func @sequence(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %b: index,
+                    %h: index, %tile: index, %br: index, %split_cap: index)
+    -> (index, index, index, index, index, index, index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %b1 = arith.addi %b, %c1 : index
+  %q0 = tile.load_scalar %qo_indptr[%b] : !tile.ptr<i32>
+  %q1 = tile.load_scalar %qo_indptr[%b1] : !tile.ptr<i32>
+  %k0 = tile.load_scalar %kv_indptr[%b] : !tile.ptr<i32>
+  %k1 = tile.load_scalar %kv_indptr[%b1] : !tile.ptr<i32>
+  %q_begin = arith.index_cast %q0 : i32 to index
+  %q_end = arith.index_cast %q1 : i32 to index
+  %kv_begin = arith.index_cast %k0 : i32 to index
+  %kv_end = arith.index_cast %k1 : i32 to index
+  %q_len = arith.subi %q_end, %q_begin : index
+  %kv_len = arith.subi %kv_end, %kv_begin : index
+  %rows = arith.muli %q_len, %h : index
+  %blocks = tile.call @cdiv(%rows, %br) : (index, index) -> index
+  %tiles = tile.call @cdiv(%kv_len, %tile) : (index, index) -> index
+  %chunk = tile.call @cdiv(%c1024, %tile) : (index, index) -> index
+  %wanted = tile.call @cdiv(%tiles, %chunk) : (index, index) -> index
+  %capped = arith.minsi %wanted, %split_cap : index
+  %one_at_least = arith.maxsi %capped, %c1 : index
+  %has_rows = arith.cmpi sgt, %rows, %c0 : index
+  %splits = arith.select %has_rows, %one_at_least, %c0 : index
+  %n = arith.maxsi %splits, %c1 : index
+  %base = arith.divui %tiles, %n : index
+  %extra = arith.remui %tiles, %n : index
+  %base1 = arith.addi %base, %c1 : index
+  %long = arith.muli %base1, %tile : index
+  %short = arith.muli %base, %tile : index
+  tile.return %q_begin, %kv_begin, %kv_len, %rows, %blocks, %splits, %extra, %long, %short
+      : index, index, index, index, index, index, index, index, index
+}
+
+/// The keys of the last of %splits ranges: what the others leave.
+tile.func @last_length(%kv_len: index, %long: index, %short: index, %splits: index,
+                       %extra: index, %tile: index) -> index {
+  %c1 = arith.constant 1 : index
+  %n1 = arith.subi %splits, %c1 : index
+  %shorts = arith.subi %n1, %extra : index
+  %a = arith.muli %extra, %long : index
+  %b = arith.muli %shorts, %short : index
+  %before = arith.addi %a, %b : index
+  %final = arith.subi %kv_len, %before : index
+  tile.return %final : index
+}
+
+/// Keys [begin, end) of range %s of a sequence's %splits, from its first key.
+tile.func @range_keys(%s: index, %splits: index, %extra: index, %long: index,
+                      %kv_len: index, %tile: index) -> (index, index) {
+  %c1 = arith.constant 1 : index
+  %short = arith.subi %long, %tile : index
+  %s1 = arith.addi %s, %c1 : index
+  %begin = tile.call @range_start(%s, %extra, %long, %short) : (index, index, index, index) -> index
+  %end0 = tile.call @range_start(%s1, %extra, %long, %short) : (index, index, index, index) -> index
+  %end = arith.minsi %end0, %kv_len : index
+  tile.return %begin, %end : index, index
+}
+
+/// The first key of range %s: %s ranges before it, the first %extra long.
+tile.func @range_start(%s: index, %extra: index, %long: index, %short: index) -> index {
+  %longs = arith.minsi %s, %extra : index
+  %shorts = arith.subi %s, %longs : index
+  %a = arith.muli %longs, %long : index
+  %b = arith.muli %shorts, %short : index
+  %start = arith.addi %a, %b : index
+  tile.return %start : index
+}
+
+/// The place of range %s's first work item in the plan's order (longest
+/// range first, then sequence, split, row block): after the %before_*
+/// items of other sequences that precede a range of its length, and the
+/// items of this sequence's earlier ranges as long.
+tile.func @position(%before_long: index, %before_short: index, %before_final: index,
+                    %s: index, %splits: index, %extra: index, %long: index,
+                    %short: index, %final: index, %blocks: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n1 = arith.subi %splits, %c1 : index
+  %is_final = arith.cmpi eq, %s, %n1 : index
+  %is_long = arith.cmpi ult, %s, %extra : index
+  %before_mid = arith.select %is_long, %before_long, %before_short : index
+  %before = arith.select %is_final, %before_final, %before_mid : index
+  %mid = arith.select %is_long, %long, %short : index
+  %len = arith.select %is_final, %final, %mid : index
+  // This sequence's earlier ranges of the same length: long ones among
+  // the first %extra, short ones after them (the final range is last).
+  %longs = arith.minsi %s, %extra : index
+  %upto = arith.minsi %s, %n1 : index
+  %shorts0 = arith.subi %upto, %extra : index
+  %shorts = arith.maxsi %shorts0, %c0 : index
+  %same_long = arith.cmpi eq, %len, %long : index
+  %same_short = arith.cmpi eq, %len, %short : index
+  %l = arith.select %same_long, %longs, %c0 : index
+  %sh = arith.select %same_short, %shorts, %c0 : index
+  %own0 = arith.addi %l, %sh : index
+  %own = arith.muli %own0, %blocks : index
+  %pos = arith.addi %before, %own : index
+  tile.return %pos : index
+}
+
+/// A table row of eight fields.
+tile.func @entry(%a0: index, %a1: index, %a2: index, %a3: index, %a4: index,
+                 %a5: index, %a6: index, %a7: index) -> !entry {
+  %c0 = arith.constant 0 : index
+  %ids = tile.range from %c0 : tensor<8xindex>
+  %fields = tile.broadcast %ids dims [0] : tensor<8xindex> -> !entry_ids
+  %last = arith.index_cast %a7 : index to i32
+  %row7 = tile.splat %last : !entry
+  %c6_ = arith.constant 6 : index
+  %k6 = tile.splat %c6_ : !entry_ids
+  %is6 = arith.cmpi eq, %fields, %k6 : !entry_ids
+  %x6 = arith.index_cast %a6 : index to i32
+  %v6 = tile.splat %x6 : !entry
+  %row6 = arith.select %is6, %v6, %row7 : !entry_flags, !entry
+  %c5_ = arith.constant 5 : index
+  %k5 = tile.splat %c5_ : !entry_ids
+  %is5 = arith.cmpi eq, %fields, %k5 : !entry_ids
+  %x5 = arith.index_cast %a5 : index to i32
+  %v5 = tile.splat %x5 : !entry
+  %row5 = arith.select %is5, %v5, %row6 : !entry_flags, !entry
+  %c4_ = arith.constant 4 : index
+  %k4 = tile.splat %c4_ : !entry_ids
+  %is4 = arith.cmpi eq, %fields, %k4 : !entry_ids
+  %x4 = arith.index_cast %a4 : index to i32
+  %v4 = tile.splat %x4 : !entry
+  %row4 = arith.select %is4, %v4, %row5 : !entry_flags, !entry
+  %c3_ = arith.constant 3 : index
+  %k3 = tile.splat %c3_ : !entry_ids
+  %is3 = arith.cmpi eq, %fields, %k3 : !entry_ids
+  %x3 = arith.index_cast %a3 : index to i32
+  %v3 = tile.splat %x3 : !entry
+  %row3 = arith.select %is3, %v3, %row4 : !entry_flags, !entry
+  %c2_ = arith.constant 2 : index
+  %k2 = tile.splat %c2_ : !entry_ids
+  %is2 = arith.cmpi eq, %fields, %k2 : !entry_ids
+  %x2 = arith.index_cast %a2 : index to i32
+  %v2 = tile.splat %x2 : !entry
+  %row2 = arith.select %is2, %v2, %row3 : !entry_flags, !entry
+  %c1_ = arith.constant 1 : index
+  %k1 = tile.splat %c1_ : !entry_ids
+  %is1 = arith.cmpi eq, %fields, %k1 : !entry_ids
+  %x1 = arith.index_cast %a1 : index to i32
+  %v1 = tile.splat %x1 : !entry
+  %row1 = arith.select %is1, %v1, %row2 : !entry_flags, !entry
+  %c0_ = arith.constant 0 : index
+  %k0 = tile.splat %c0_ : !entry_ids
+  %is0 = arith.cmpi eq, %fields, %k0 : !entry_ids
+  %x0 = arith.index_cast %a0 : index to i32
+  %v0 = tile.splat %x0 : !entry
+  %row0 = arith.select %is0, %v0, %row1 : !entry_flags, !entry
+  tile.return %row0 : !entry
+}
+
+/// %x as a [1, 64] tile of i32.
+tile.func @splat_i32(%x: index) -> !seqs {
+  %i = arith.index_cast %x : index to i32
+  %t = tile.splat %i : !seqs
+  tile.return %t : !seqs
+}
+
+/// %count where %flags holds, else 0.
+tile.func @masked(%flags: !seq_flags, %count: !seqs) -> !seqs {
+  %zero = arith.constant 0 : i32
+  %zeros = tile.splat %zero : !seqs
+  %r = arith.select %flags, %count, %zeros : !seq_flags, !seqs
+  tile.return %r : !seqs
+}
+
+/// How many of a sequence's ranges are longer than %x (predicate sgt) or
+/// as long (eq): %extra of %long keys, %shorts of %short, one of %final.
+tile.func @ranges_longer(%x: !seqs, %extra: !seqs, %long: !seqs, %shorts: !seqs,
+                         %short: !seqs, %final: !seqs) -> (!seqs, !seqs) {
+  %gl = arith.cmpi sgt, %long, %x : !seqs
+  %gs = arith.cmpi sgt, %short, %x : !seqs
+  %gf = arith.cmpi sgt, %final, %x : !seqs
+  %el = arith.cmpi eq, %long, %x : !seqs
+  %es = arith.cmpi eq, %short, %x : !seqs
+  %ef = arith.cmpi eq, %final, %x : !seqs
+  %gt = tile.call @weigh(%gl, %gs, %gf, %extra, %shorts) : (!seq_flags, !seq_flags, !seq_flags, !seqs, !seqs) -> !seqs
+  %eq = tile.call @weigh(%el, %es, %ef, %extra, %shorts) : (!seq_flags, !seq_flags, !seq_flags, !seqs, !seqs) -> !seqs
+  tile.return %gt, %eq : !seqs, !seqs
+}
+
+/// %extra where %l, plus %shorts where %s, plus 1 where %f.
+tile.func @weigh(%l: !seq_flags, %s: !seq_flags, %f: !seq_flags, %extra: !seqs,
+                 %shorts: !seqs) -> !seqs {
+  %a = tile.call @masked(%l, %extra) : (!seq_flags, !seqs) -> !seqs
+  %b = tile.call @masked(%s, %shorts) : (!seq_flags, !seqs) -> !seqs
+  %c = arith.extui %f : !seq_flags to !seqs
+  %ab = arith.addi %a, %b : !seqs
+  %abc = arith.addi %ab, %c : !seqs
+  tile.return %abc : !seqs
+}
+
+/// The plan's facts for sequences [%s0, %s0 + 64): where each has query
+/// rows (and is before %b), its ranges, row blocks and query rows, and how
+/// its keys split: %extra ranges of %long keys, %shorts of %short, and a
+/// final one of %final.
+tile.func @chunk_facts(%qo: !tile.view<1x?xi32>, %kv: !tile.view<1x?xi32>, %s0: index,
+                       %n_seqs: index, %b: index, %h: index, %tile: index, %br: index,
+                       %split_cap: index)
+    -> (!seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %s1 = arith.addi %s0, %c1 : index
+  %q0 = tile.load %qo[%c0, %s0] : !tile.view<1x?xi32> -> !seqs
+  %q1 = tile.load %qo[%c0, %s1] : !tile.view<1x?xi32> -> !seqs
+  %k0 = tile.load %kv[%c0, %s0] : !tile.view<1x?xi32> -> !seqs
+  %k1 = tile.load %kv[%c0, %s1] : !tile.view<1x?xi32> -> !seqs
+  %ids1 = tile.range from %s0 : tensor<64xindex>
+  %ids = tile.broadcast %ids1 dims [0] : tensor<64xindex> -> !seq_ids
+  %n_t = tile.splat %n_seqs : !seq_ids
+  %b_t = tile.splat %b : !seq_ids
+  %valid = arith.cmpi slt, %ids, %n_t : !seq_ids
+  %earlier = arith.cmpi slt, %ids, %b_t : !seq_ids
+  %chunk = tile.call @cdiv(%c1024, %tile) : (index, index) -> index
+  %h_t = tile.call @splat_i32(%h) : (index) -> !seqs
+  %tile_t = tile.call @splat_i32(%tile) : (index) -> !seqs
+  %br_t = tile.call @splat_i32(%br) : (index) -> !seqs
+  %cap_t = tile.call @splat_i32(%split_cap) : (index) -> !seqs
+  %chunk_t = tile.call @splat_i32(%chunk) : (index) -> !seqs
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %zeros = tile.splat %zero : !seqs
+  %ones = tile.splat %one : !seqs
+  %q_len = arith.subi %q1, %q0 : !seqs
+  %rows = arith.muli %q_len, %h_t : !seqs
+  %kv_len = arith.subi %k1, %k0 : !seqs
+  %tiles = tile.call @cdiv_t(%kv_len, %tile_t) : (!seqs, !seqs) -> !seqs
+  %blocks = tile.call @cdiv_t(%rows, %br_t) : (!seqs, !seqs) -> !seqs
+  %wanted = tile.call @cdiv_t(%tiles, %chunk_t) : (!seqs, !seqs) -> !seqs
+  %capped = arith.minsi %wanted, %cap_t : !seqs
+  %n = arith.maxsi %capped, %ones : !seqs
+  %some_rows = arith.cmpi sgt, %rows, %zeros : !seqs
+  %has = arith.andi %valid, %some_rows : !seq_flags
+  %has_before = arith.andi %has, %earlier : !seq_flags
+  %base = arith.divui %tiles, %n : !seqs
+  %extra = arith.remui %tiles, %n : !seqs
+  %base1 = arith.addi %base, %ones : !seqs
+  %long = arith.muli %base1, %tile_t : !seqs
+  %short = arith.muli %base, %tile_t : !seqs
+  %n1 = arith.subi %n, %ones : !seqs
+  %shorts = arith.subi %n1, %extra : !seqs
+  %el = arith.muli %extra, %long : !seqs
+  %es = arith.muli %shorts, %short : !seqs
+  %before_final = arith.addi %el, %es : !seqs
+  %final = arith.subi %kv_len, %before_final : !seqs
+  tile.return %has, %has_before, %n, %blocks, %rows, %extra, %long, %shorts, %short, %final
+      : !seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs
+}
+
+/// The views of the indptrs of %n_seqs sequences as [1, %n_seqs + 1].
+tile.func @indptr_rows(%indptr: !tile.ptr<i32>, %n_seqs: index) -> !tile.view<1x?xi32> {
+  %c1 = arith.constant 1 : index
+  %entries = arith.addi %n_seqs, %c1 : index
+  %v = tile.view %indptr sizes [1, %entries] strides [%entries, 1]
+      : !tile.ptr<i32> -> !tile.view<1x?xi32>
+  tile.return %v : !tile.view<1x?xi32>
+}
+
+/// The work items of all sequences' ranges longer than %x, and of the
+/// ranges as long of the sequences before %b.
+tile.func @count_longer(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
+                        %n_seqs: index, %b: index, %h: index, %tile: index,
+                        %br: index, %split_cap: index, %x: index) -> (index, index) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %qo = tile.call @indptr_rows(%qo_indptr, %n_seqs) : (!tile.ptr<i32>, index) -> !tile.view<1x?xi32>
+  %kv = tile.call @indptr_rows(%kv_indptr, %n_seqs) : (!tile.ptr<i32>, index) -> !tile.view<1x?xi32>
+  %x_t = tile.call @splat_i32(%x) : (index) -> !seqs
+  %zero = arith.constant 0 : i32
+  %zeros = tile.splat %zero : !seqs
+  %r:2 = scf.for %s0 = %c0 to %n_seqs step %c64
+      iter_args(%gt_sum = %zeros, %eq_sum = %zeros) -> (!seqs, !seqs) {
+    %has, %has_before, %n, %blocks, %rows, %extra, %long, %shorts, %short, %final =
+        tile.call @chunk_facts(%qo, %kv, %s0, %n_seqs, %b, %h, %tile, %br, %split_cap)
+        : (!tile.view<1x?xi32>, !tile.view<1x?xi32>, index, index, index, index, index,
+           index, index)
+        -> (!seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs)
+    %gt, %eq = tile.call @ranges_longer(%x_t, %extra, %long, %shorts, %short, %final)
+        : (!seqs, !seqs, !seqs, !seqs, !seqs, !seqs) -> (!seqs, !seqs)
+    %w_gt = arith.muli %gt, %blocks : !seqs
+    %w_eq = arith.muli %eq, %blocks : !seqs
+    %m_gt = tile.call @masked(%has, %w_gt) : (!seq_flags, !seqs) -> !seqs
+    %m_eq = tile.call @masked(%has_before, %w_eq) : (!seq_flags, !seqs) -> !seqs
+    %gt2 = arith.addi %gt_sum, %m_gt : !seqs
+    %eq2 = arith.addi %eq_sum, %m_eq : !seqs
+    scf.yield %gt2, %eq2 : !seqs, !seqs
+  }
+  %gt = tile.call @total(%r#0) : (!seqs) -> index
+  %eq = tile.call @total(%r#1) : (!seqs) -> index
+  tile.return %gt, %eq : index, index
+}
+
+/// Over the sequences before %b: their part rows, combine items and work
+/// items.
+tile.func @count_earlier(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
+                         %n_seqs: index, %b: index, %h: index, %tile: index,
+                         %br: index, %cbr: index, %split_cap: index) -> (index, index, index) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %qo = tile.call @indptr_rows(%qo_indptr, %n_seqs) : (!tile.ptr<i32>, index) -> !tile.view<1x?xi32>
+  %kv = tile.call @indptr_rows(%kv_indptr, %n_seqs) : (!tile.ptr<i32>, index) -> !tile.view<1x?xi32>
+  %cbr_t = tile.call @splat_i32(%cbr) : (index) -> !seqs
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %zeros = tile.splat %zero : !seqs
+  %ones = tile.splat %one : !seqs
+  %r:3 = scf.for %s0 = %c0 to %n_seqs step %c64
+      iter_args(%part_sum = %zeros, %comb_sum = %zeros, %item_sum = %zeros)
+      -> (!seqs, !seqs, !seqs) {
+    %has, %has_before, %n, %blocks, %rows, %extra, %long, %shorts, %short, %final =
+        tile.call @chunk_facts(%qo, %kv, %s0, %n_seqs, %b, %h, %tile, %br, %split_cap)
+        : (!tile.view<1x?xi32>, !tile.view<1x?xi32>, index, index, index, index, index,
+           index, index)
+        -> (!seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs)
+    %several = arith.cmpi sgt, %n, %ones : !seqs
+    %split_before = arith.andi %has_before, %several : !seq_flags
+    %part = arith.muli %n, %rows : !seqs
+    %m_part = tile.call @masked(%split_before, %part) : (!seq_flags, !seqs) -> !seqs
+    %comb = tile.call @cdiv_t(%rows, %cbr_t) : (!seqs, !seqs) -> !seqs
+    %m_comb = tile.call @masked(%split_before, %comb) : (!seq_flags, !seqs) -> !seqs
+    %items = arith.muli %n, %blocks : !seqs
+    %m_items = tile.call @masked(%has_before, %items) : (!seq_flags, !seqs) -> !seqs
+    %p2 = arith.addi %part_sum, %m_part : !seqs
+    %c2 = arith.addi %comb_sum, %m_comb : !seqs
+    %i2 = arith.addi %item_sum, %m_items : !seqs
+    scf.yield %p2, %c2, %i2 : !seqs, !seqs, !seqs
+  }
+  %part = tile.call @total(%r#0) : (!seqs) -> index
+  %comb = tile.call @total(%r#1) : (!seqs) -> index
+  %items = tile.call @total(%r#2) : (!seqs) -> index
+  tile.return %part, %comb, %items : index, index, index
+}
+
+/// ceil(a / b) elementwise, for a >= 0 and b >= 1.
+tile.func @cdiv_t(%a: !seqs, %b: !seqs) -> !seqs {
+  %one = arith.constant 1 : i32
+  %ones = tile.splat %one : !seqs
+  %bm1 = arith.subi %b, %ones : !seqs
+  %s = arith.addi %a, %bm1 : !seqs
+  %q = arith.divui %s, %b : !seqs
+  tile.return %q : !seqs
+}
+
+/// The sum of a tile, as an index.
+tile.func @total(%t: !seqs) -> index {
+  %c0 = arith.constant 0 : index
+  %s = tile.reduce sum %t dim 1 : !seqs -> !sum
+  %v = tensor.extract %s[%c0] : !sum
+  %x = arith.index_cast %v : i32 to index
+  tile.return %x : index
+}
+
+
 // Checked host runs (float64 reference, poisoned outputs): every KV format
 // x heads 16, 32, 64, 128 x q_len 1..4, each batch with KV lengths that are
 // not multiples of the 64-key tile, empty sequences or fewer keys than
 // queries, and sequences longer than the 1024-key chunk of the
-// reproducible plan, which are split (SPLIT).
+// reproducible plan, which are split (SPLIT). Eight of the split runs plan
+// on the device (DEVICE): @mla_plan's tables equal the host's, and their
+// padded form runs as a PyTorch call launches it.
 // DEFINE: %{run} = mla-run --target host --module %t.so --check
+// DEVICE: plan: mla_plan matches the host plan
 // SPLIT: plan=reproducible programs={{[0-9]+}} work_items={{[0-9]+}} combine_items={{[1-9][0-9]*}} max_splits={{[2-9]}}
 // HOST: check: rel_fro={{.*}} outside_tol=0/{{[0-9]+}} nan=0 PASS
 //
-// RUN: %{run} --kv-dtype bf16 --heads 16 --q-len 1 --kv-lens 100,0,1100 --seed 101 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype bf16 --heads 16 --q-len 1 --kv-lens 100,0,1100 --seed 101 --plan-on-device | FileCheck %s --check-prefixes=DEVICE,HOST,SPLIT
 // RUN: %{run} --kv-dtype bf16 --heads 16 --q-len 2 --kv-lens 65,1,0,300 --seed 102 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype bf16 --heads 16 --q-len 3 --kv-lens 2100,7 --seed 103 | FileCheck %s --check-prefixes=HOST,SPLIT
 // RUN: %{run} --kv-dtype bf16 --heads 16 --q-len 4 --kv-lens 0,3,130 --seed 104 | FileCheck %s --check-prefix=HOST
@@ -522,7 +1054,7 @@ tile.func @store_part(%part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %o: 
 // RUN: %{run} --kv-dtype bf16 --heads 32 --q-len 2 --kv-lens 1100,0,64 --seed 106 | FileCheck %s --check-prefixes=HOST,SPLIT
 // RUN: %{run} --kv-dtype bf16 --heads 32 --q-len 3 --kv-lens 200,0 --seed 107 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype bf16 --heads 32 --q-len 4 --kv-lens 1,129,0 --seed 108 | FileCheck %s --check-prefix=HOST
-// RUN: %{run} --kv-dtype bf16 --heads 64 --q-len 1 --kv-lens 0,1030 --seed 109 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype bf16 --heads 64 --q-len 1 --kv-lens 0,1030 --seed 109 --plan-on-device | FileCheck %s --check-prefixes=DEVICE,HOST,SPLIT
 // RUN: %{run} --kv-dtype bf16 --heads 64 --q-len 2 --kv-lens 70,0,190 --seed 110 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype bf16 --heads 64 --q-len 3 --kv-lens 5,0,77 --seed 111 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype bf16 --heads 64 --q-len 4 --kv-lens 130,0,2 --seed 112 | FileCheck %s --check-prefix=HOST
@@ -534,33 +1066,33 @@ tile.func @store_part(%part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %o: 
 // RUN: %{run} --kv-dtype fp8 --heads 16 --q-len 2 --kv-lens 1300,0 --seed 202 | FileCheck %s --check-prefixes=HOST,SPLIT
 // RUN: %{run} --kv-dtype fp8 --heads 16 --q-len 3 --kv-lens 64,0,250 --seed 203 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype fp8 --heads 16 --q-len 4 --kv-lens 2,1100 --seed 204 | FileCheck %s --check-prefixes=HOST,SPLIT
-// RUN: %{run} --kv-dtype fp8 --heads 32 --q-len 1 --kv-lens 1030,0,9 --seed 205 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype fp8 --heads 32 --q-len 1 --kv-lens 1030,0,9 --seed 205 --plan-on-device | FileCheck %s --check-prefixes=DEVICE,HOST,SPLIT
 // RUN: %{run} --kv-dtype fp8 --heads 32 --q-len 2 --kv-lens 33,0,160 --seed 206 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype fp8 --heads 32 --q-len 3 --kv-lens 0,2100 --seed 207 | FileCheck %s --check-prefixes=HOST,SPLIT
 // RUN: %{run} --kv-dtype fp8 --heads 32 --q-len 4 --kv-lens 95,0,3 --seed 208 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype fp8 --heads 64 --q-len 1 --kv-lens 127,0,1 --seed 209 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype fp8 --heads 64 --q-len 2 --kv-lens 0,64,66 --seed 210 | FileCheck %s --check-prefix=HOST
-// RUN: %{run} --kv-dtype fp8 --heads 64 --q-len 3 --kv-lens 1100,0,10 --seed 211 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype fp8 --heads 64 --q-len 3 --kv-lens 1100,0,10 --seed 211 --plan-on-device | FileCheck %s --check-prefixes=DEVICE,HOST,SPLIT
 // RUN: %{run} --kv-dtype fp8 --heads 64 --q-len 4 --kv-lens 4,0,190 --seed 212 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype fp8 --heads 128 --q-len 1 --kv-lens 0,333 --seed 213 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype fp8 --heads 128 --q-len 2 --kv-lens 1025,0 --seed 214 | FileCheck %s --check-prefixes=HOST,SPLIT
 // RUN: %{run} --kv-dtype fp8 --heads 128 --q-len 3 --kv-lens 130,0,3 --seed 215 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype fp8 --heads 128 --q-len 4 --kv-lens 77,0 --seed 216 | FileCheck %s --check-prefix=HOST
-// RUN: %{run} --kv-dtype mxfp4 --heads 16 --q-len 1 --kv-lens 1,0,2100 --seed 301 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype mxfp4 --heads 16 --q-len 1 --kv-lens 1,0,2100 --seed 301 --plan-on-device | FileCheck %s --check-prefixes=DEVICE,HOST,SPLIT
 // RUN: %{run} --kv-dtype mxfp4 --heads 16 --q-len 2 --kv-lens 0,63,200 --seed 302 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype mxfp4 --heads 16 --q-len 3 --kv-lens 1100,0,31 --seed 303 | FileCheck %s --check-prefixes=HOST,SPLIT
 // RUN: %{run} --kv-dtype mxfp4 --heads 16 --q-len 4 --kv-lens 66,0,4 --seed 304 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype mxfp4 --heads 32 --q-len 1 --kv-lens 0,0,130 --seed 305 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype mxfp4 --heads 32 --q-len 2 --kv-lens 517,0,2 --seed 306 | FileCheck %s --check-prefix=HOST
-// RUN: %{run} --kv-dtype mxfp4 --heads 32 --q-len 3 --kv-lens 70,1300,0 --seed 307 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype mxfp4 --heads 32 --q-len 3 --kv-lens 70,1300,0 --seed 307 --plan-on-device | FileCheck %s --check-prefixes=DEVICE,HOST,SPLIT
 // RUN: %{run} --kv-dtype mxfp4 --heads 32 --q-len 4 --kv-lens 0,190 --seed 308 | FileCheck %s --check-prefix=HOST
-// RUN: %{run} --kv-dtype mxfp4 --heads 64 --q-len 1 --kv-lens 1100,0 --seed 309 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype mxfp4 --heads 64 --q-len 1 --kv-lens 1100,0 --seed 309 --plan-on-device | FileCheck %s --check-prefixes=DEVICE,HOST,SPLIT
 // RUN: %{run} --kv-dtype mxfp4 --heads 64 --q-len 2 --kv-lens 0,129,3 --seed 310 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype mxfp4 --heads 64 --q-len 3 --kv-lens 64,0,1 --seed 311 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype mxfp4 --heads 64 --q-len 4 --kv-lens 300,0,66 --seed 312 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 1 --kv-lens 65,0,2 --seed 313 | FileCheck %s --check-prefix=HOST
 // RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 2 --kv-lens 0,200 --seed 314 | FileCheck %s --check-prefix=HOST
-// RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 3 --kv-lens 1030,0 --seed 315 | FileCheck %s --check-prefixes=HOST,SPLIT
+// RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 3 --kv-lens 1030,0 --seed 315 --plan-on-device | FileCheck %s --check-prefixes=DEVICE,HOST,SPLIT
 // RUN: %{run} --kv-dtype mxfp4 --heads 128 --q-len 4 --kv-lens 0,3,99 --seed 316 | FileCheck %s --check-prefix=HOST
 //
 // fp8_fnuz (MI300X's e4m3fnuz bytes, scaled to +-240) is in gfx942's set

@@ -12,6 +12,7 @@
 
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Check.h"
+#include "mla/Runtime/DevicePlan.h"
 #include "mla/Runtime/Extents.h"
 #include "mla/Runtime/KernelArgs.h"
 #include "mla/Runtime/KernelRunner.h"
@@ -79,7 +80,7 @@ static const char *const kOverview =
           (--kv-len L [--batch B] | --kv-lens L1,L2,...) [--q-len Q]
           [--heads H] [--seed S] [--kv-spare-rows N] | --inputs DIR
           [--out FILE.npy] [--save-inputs DIR] [--check]
-          [--plan reproducible|throughput]
+          [--plan reproducible|throughput] [--plan-on-device]
           [--bench [--iters N]] [--threads N] [--sm-scale X]
   mla-run --target host|hip|cuda|emu --module FILE
           --kernel SYMBOL [--grid X[,Y[,Z]]] --arg NAME=VALUE ...
@@ -203,6 +204,14 @@ static cl::opt<std::string> planFlag(
              "a share ends (outputs may differ in the last bits\n"
              "between thread counts and batches)"),
     cl::value_desc("reproducible|throughput"), cl::cat(launchPlan));
+static cl::opt<bool> planOnDeviceFlag(
+    "plan-on-device",
+    cl::desc("make the reproducible plan with the module's mla.plan\n"
+             "kernel, check its tables against the host planner's bit\n"
+             "for bit, and launch with them (sized from the shapes\n"
+             "alone, as a caller that never waits for the device\n"
+             "sizes them)"),
+    cl::ValueDisallowed, cl::cat(launchPlan));
 
 static cl::opt<std::string>
     outFlag("out",
@@ -272,6 +281,7 @@ struct Options {
   std::optional<int64_t> threads;
   std::optional<float> smScale;
   PlanMode plan = PlanMode::Reproducible;
+  bool planOnDevice = false;
   /// Generic mode: set by any flag of its category.
   bool kernelMode = false;
   std::string kernel;
@@ -484,6 +494,11 @@ static Status parseArguments(int argc, char **argv, Options &options) {
   if (planFlag.getNumOccurrences() && !parsePlanMode(text, options.plan))
     return Status::failure("--plan",
                            "'" + text + "' is not reproducible or throughput");
+  options.planOnDevice = planOnDeviceFlag;
+  if (options.planOnDevice && options.plan != PlanMode::Reproducible)
+    return Status::failure("--plan-on-device",
+                           "the plan kernel makes the reproducible plan, not "
+                           "--plan " + text);
   options.check = checkFlag;
   options.bench = benchFlag;
   if (Status s = value(kernelFlag, options.kernel))
@@ -593,6 +608,35 @@ static std::string describeRange(int64_t low, int64_t high) {
   return std::to_string(low) + ".." + std::to_string(high);
 }
 
+/// Replaces the host's `plan` by the plan kernel's, once it has checked
+/// that the two agree: the launches then run the padded tables a caller
+/// that plans on the device runs.
+static Status useDevicePlan(Backend &backend, const Manifest &manifest,
+                            const MlaProblem &problem,
+                            const PlanOptions &options, LaunchPlan &plan) {
+  const KernelInfo *kernel = nullptr;
+  if (Status s = selectPlanKernel(manifest, kernel))
+    return s;
+  LaunchPlan device;
+  if (Status s = planOnDevice(backend, *kernel, problem.qoIndptr,
+                              problem.kvIndptr, problem.kvRows(), options,
+                              device))
+    return s;
+  if (Status s = compareWithHostPlan(device, plan))
+    return s;
+  std::printf("plan: %s matches the host plan (%zu work items, %zu combine "
+              "items) within capacities of %lld programs, %zu combine items "
+              "and %lld part rows\n",
+              kernel->symbol.c_str(), plan.items.size(),
+              plan.combineItems.size(),
+              static_cast<long long>(device.programs()),
+              device.combineItems.size(),
+              static_cast<long long>(device.partRows));
+  std::fflush(stdout);
+  plan = std::move(device);
+  return Status::success();
+}
+
 /// One line saying what runs, so that logs show the problem and the plan.
 static void printSummary(const Options &options, const MlaProblem &problem,
                          const LaunchPlan &plan, std::optional<uint64_t> seed) {
@@ -692,6 +736,10 @@ static Status runTool(const Options &options, bool &checkFailed) {
   if (Status s = planSplitKv(problem.qoIndptr, problem.kvIndptr, planOptions,
                              plan))
     return s;
+  if (options.planOnDevice)
+    if (Status s = useDevicePlan(*backend, manifest, problem, planOptions,
+                                 plan))
+      return s;
   printSummary(options, problem, plan, seed);
   if (!options.saveInputs.empty())
     if (Status s = saveProblem(problem, options.saveInputs))

@@ -261,6 +261,42 @@ struct InsertSliceLowering : OpConversionPattern<tensor::InsertSliceOp> {
     return success();
   }
 };
+/// One element of a tile that every lane holds, such as a reduction's
+/// result: the register holding it. An element only some lanes hold would
+/// need a broadcast between lanes, which no program has needed yet.
+struct ExtractLowering : OpConversionPattern<tensor::ExtractOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tensor::ExtractOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getTensor().getType();
+    if (!getLayout(type))
+      return rewriter.notifyMatchFailure(op, "tile has no layout");
+    SmallVector<int64_t> coords;
+    for (Value index : op.getIndices()) {
+      std::optional<int64_t> c = getConstantIntValue(index);
+      if (!c)
+        return op.emitOpError("on GPU targets the element of a tile must be "
+                              "chosen by constant indices");
+      coords.push_back(*c);
+    }
+    LaneMap map = getLaneMap(type);
+    auto replicated = [](const LaneFactor &f) { return f.isReplicated(); };
+    if (!llvm::all_of(map.factorsOf(HwDim::Lane), replicated) ||
+        !llvm::all_of(map.factorsOf(HwDim::Warp), replicated))
+      return op.emitOpError("on GPU targets an element must be extracted "
+                            "from a tile every lane holds whole (e.g. a "
+                            "reduction's result); ")
+             << type << " is spread over lanes (" << map.str() << ")";
+    for (int64_t r = 0; r < map.numRegisters(); ++r)
+      if (map.partialCoords(HwDim::Register, r) == coords) {
+        rewriter.replaceOp(op, getRegister(rewriter, op.getLoc(),
+                                           adaptor.getTensor(), r));
+        return success();
+      }
+    return op.emitOpError("no register holds the element");
+  }
+};
 } // namespace
 
 void mla::gpu::populateBuildPatterns(GpuTypeConverter &converter,
@@ -268,7 +304,8 @@ void mla::gpu::populateBuildPatterns(GpuTypeConverter &converter,
                                      LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SplatLowering, ConstantLowering, BroadcastLowering,
-               TransLowering, ExtractSliceLowering, InsertSliceLowering>(
+               TransLowering, ExtractLowering, ExtractSliceLowering,
+               InsertSliceLowering>(
       converter, ctx);
   patterns.add<RangeLowering>(converter, ctx, state);
 }
