@@ -1,0 +1,78 @@
+"""Runs a module's MLA decode kernels through `mla.Decode` (planned on the
+device by the module's mla.plan kernel) on CPU tensors and checks every
+batch against bench/'s float64 reference: ragged and empty sequences,
+q_len 1..4, split sequences, each KV format with 16 and 32 heads, the
+output poisoned with NaN first. Then the refusals.
+
+    decode.py MODULE BENCH_DIR
+"""
+
+import sys
+
+import torch
+
+import mla
+
+sys.path.insert(0, sys.argv[2])
+from problem import generate  # noqa: E402
+from reference import check, reference_f64  # noqa: E402
+
+CASES = [  # (format, heads, q_lens, kv_lens)
+    ("bf16", 16, [1, 1, 1], [1100, 0, 67]),
+    ("bf16", 32, [4, 2, 3], [3, 2100, 130]),
+    ("fp8", 16, [2, 2], [1025, 1]),
+    ("fp8", 32, [1, 4, 1, 1], [0, 64, 1300, 5]),
+    ("mxfp4", 16, [3, 1], [2100, 33]),
+    ("mxfp4", 32, [1, 2], [65, 1030]),
+    ("bf16", 16, [], []),
+    ("fp8", 16, [1, 1], [0, 0]),
+]
+
+
+def run(module, fmt, heads, q_lens, kv_lens, seed):
+    problem = generate((heads, q_lens, kv_lens), fmt, seed, "cpu")
+    decode = mla.Decode(module, kv_dtype=fmt, heads=heads)
+    out = torch.full((problem.total_q, heads, 512), float("nan"),
+                     dtype=torch.bfloat16)
+    for _ in range(2):  # the second call reuses the first's workspace
+        decode(problem.q, problem.kv, problem.qo_indptr, problem.kv_indptr,
+               kv_scale=problem.kv_scale, sm_scale=problem.sm_scale, out=out)
+    result = check(out, reference_f64(problem))
+    print(f"decode {fmt} heads={heads} q_lens={q_lens} kv_lens={kv_lens}: "
+          f"workspaces={len(decode._workspaces)} {result.summary()}")
+
+
+def refused(name, call):
+    try:
+        call()
+    except mla.MlaError as e:
+        print(f"{name}: MlaError: {e}")
+    else:
+        print(f"{name}: accepted")
+
+
+def main():
+    module = mla.Module(sys.argv[1])
+    for seed, case in enumerate(CASES):
+        run(module, *case, seed)
+
+    problem = generate((16, [1], [70]), "fp8", 99, "cpu")
+    args = (problem.q, problem.kv, problem.qo_indptr, problem.kv_indptr)
+    fp8 = mla.Decode(module, kv_dtype="fp8", heads=16)
+    refused("format", lambda: mla.Decode(module, kv_dtype="fp6", heads=16))
+    refused("heads", lambda: mla.Decode(module, kv_dtype="fp8", heads=20))
+    refused("no-scale", lambda: fp8(*args))
+    refused("q-shape", lambda: fp8(problem.q[:, :8], *args[1:],
+                                   kv_scale=problem.kv_scale))
+    refused("kv-shape", lambda: fp8(problem.q, problem.kv[:, :288], *args[2:],
+                                    kv_scale=problem.kv_scale))
+    refused("indptrs", lambda: fp8(*args[:3], problem.kv_indptr[:1],
+                                   kv_scale=problem.kv_scale))
+    refused("kv-dtype", lambda: fp8(problem.q, problem.kv.to(torch.int32),
+                                    *args[2:], kv_scale=problem.kv_scale))
+    refused("indptr-dtype", lambda: fp8(
+        *args[:2], problem.qo_indptr.to(torch.int64), args[3],
+        kv_scale=problem.kv_scale))
+
+
+main()
