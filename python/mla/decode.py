@@ -49,6 +49,26 @@ def plan_capacity(batch, total_q, total_kv, heads, kv_tile, block_rows,
     return work, combine, heads * token_ranges
 
 
+# The arguments a call passes (the rest are its workspace and sizes).
+_CALL_POINTERS = ("q", "kv", "kv_scale", "qo_indptr", "kv_indptr", "out")
+
+
+def _signature(tensor):
+    """What a call's checks depend on: type, shape, strides, device."""
+    if tensor is None:
+        return None
+    strides = tensor.stride() if callable(getattr(tensor, "stride", None)) \
+        else (tensor.strides, tensor.flags["WRITEABLE"])
+    return (type(tensor), tuple(tensor.shape), str(tensor.dtype),
+            str(getattr(tensor, "device", "cpu")), tuple(strides))
+
+
+def _address(tensor):
+    if callable(getattr(tensor, "data_ptr", None)):
+        return tensor.data_ptr()
+    return tensor.ctypes.data
+
+
 def _shape(value):
     return tuple(int(n) for n in value.shape)
 
@@ -95,6 +115,7 @@ class Decode:
              k.launch.get("kv_dtype", kv_dtype) == kv_dtype], "mla.combine")
         self.plan = self._one(module.find(role="mla.plan"), "mla.plan")
         self._workspaces = {}
+        self._launches = {}
 
     def _one(self, kernels, role):
         if len(kernels) != 1:
@@ -177,38 +198,64 @@ class Decode:
             self._workspaces[key] = space
         return space
 
-    def __call__(self, q, kv, qo_indptr, kv_indptr, kv_scale=None,
-                 sm_scale=None, out=None):
-        """Launches the decode of the batch; returns `out` ([total_q,
-        heads, 512] bf16, allocated when not given)."""
+    def _bind(self, q, kv, qo_indptr, kv_indptr, kv_scale, sm_scale, out):
+        """The three launches of a call, checked, and the pointer arguments
+        that a later call of the same signature re-points."""
         total_q, total_kv, stride = self._check(q, kv, qo_indptr, kv_indptr,
                                                 kv_scale)
         batch = _shape(qo_indptr)[0] - 1
-        if sm_scale is None:
-            sm_scale = 1.0 / math.sqrt(QK_DIM)
         rows = _cdiv(total_q, max(batch, 1)) * self.heads
         partial = self._partial_for(rows)
         space = self._workspace(q, batch, total_q, total_kv, partial)
         work, combine, _ = space["capacity"]
-        if out is None:
-            out = _empty(q, total_q * self.heads * V_DIM,
-                         "bfloat16" if _library(q).__name__ == "torch"
-                         else "uint16").reshape(total_q, self.heads, V_DIM)
         launch = partial.launch
-        self.plan(qo_indptr=qo_indptr, kv_indptr=kv_indptr, work=space["work"],
-                  work_indptr=space["work_indptr"], combine=space["combine"],
-                  batch=batch, heads=self.heads, kv_tile=launch["kv_tile"],
-                  block_rows=launch["block_rows"],
-                  combine_block_rows=self.combine.launch["block_rows"],
-                  max_splits=launch.get("max_splits", DEFAULT_MAX_SPLITS),
-                  work_capacity=work, combine_capacity=combine)
         values = {
             "q": q, "kv": kv, "kv_scale": kv_scale, "scale_stride": stride,
             "qo_indptr": qo_indptr, "kv_indptr": kv_indptr, "out": out,
-            "sm_scale": sm_scale, **space,
+            "sm_scale": sm_scale, "batch": batch, "heads": self.heads,
+            "kv_tile": launch["kv_tile"], "block_rows": launch["block_rows"],
+            "combine_block_rows": self.combine.launch["block_rows"],
+            "max_splits": launch.get("max_splits", DEFAULT_MAX_SPLITS),
+            "work_capacity": work, "combine_capacity": combine, **space,
         }
-        for kernel, grid in ((partial, work), (self.combine, combine)):
-            if grid:
-                kernel(**{name: values[name] for name in kernel.arg_names},
-                       grid=grid)
+        launches = []
+        for kernel, grid in ((self.plan, None), (partial, work),
+                             (self.combine, combine)):
+            bound = kernel.bind(**{n: values[n] for n in kernel.arg_names},
+                                grid=grid)
+            inputs = [n for n in _CALL_POINTERS if n in kernel.arg_names]
+            launches.append((bound, inputs))
+        return launches
+
+    def __call__(self, q, kv, qo_indptr, kv_indptr, kv_scale=None,
+                 sm_scale=None, out=None):
+        """Launches the decode of the batch; returns `out` ([total_q,
+        heads, 512] bf16, allocated when not given).
+
+        The first call of a signature (the tensors' types, shapes, strides
+        and devices, and sm_scale) checks everything; later ones only point
+        the launches at the new tensors."""
+        if sm_scale is None:
+            sm_scale = 1.0 / math.sqrt(QK_DIM)
+        key = (tuple(_signature(t) for t in (q, kv, qo_indptr, kv_indptr,
+                                             kv_scale, out)), sm_scale)
+        if out is None:
+            heads = self.heads
+            out = _empty(q, _shape(q)[0] * heads * V_DIM,
+                         "bfloat16" if _library(q).__name__ == "torch"
+                         else "uint16").reshape(_shape(q)[0], heads, V_DIM)
+        launches = self._launches.get(key)
+        if launches is None:
+            launches = self._bind(q, kv, qo_indptr, kv_indptr, kv_scale,
+                                  sm_scale, out)
+            self._launches[key] = launches
+        else:
+            values = {"q": q, "kv": kv, "kv_scale": kv_scale,
+                      "qo_indptr": qo_indptr, "kv_indptr": kv_indptr,
+                      "out": out}
+            for launch, inputs in launches:
+                for name in inputs:
+                    launch.point(name, _address(values[name]))
+        for launch, _ in launches:
+            launch()
         return out

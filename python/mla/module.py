@@ -170,7 +170,9 @@ class Kernel:
                                f"needs {needed} elements, the "
                                f"{tensor.container} has {given}")
 
-    def __call__(self, *args, grid=None, **kwargs):
+    def bind(self, *args, grid=None, **kwargs):
+        """Checks a call as __call__ does and returns it as a Launch, to be
+        run (again) later."""
         values = self._bind(args, kwargs)
         slots, tensors, integers = [], {}, {}
         for arg, value in zip(self.info.args, values):
@@ -184,12 +186,35 @@ class Kernel:
             slots.append(slot)
         _check_requirements(self.info, integers)
         sizes = _launch_grid(self.info, grid, integers)
-        if 0 in sizes:  # nothing runs, so nothing is reached
-            return
-        self._check_extents(sizes, tensors, integers)
-        array = (ctypes.c_void_p * max(len(slots), 1))(
+        if 0 not in sizes:  # else nothing runs, so nothing is reached
+            self._check_extents(sizes, tensors, integers)
+        return Launch(self, sizes, slots)
+
+    def __call__(self, *args, grid=None, **kwargs):
+        self.bind(*args, grid=grid, **kwargs)()
+
+
+class Launch:
+    """A checked call of a kernel, run by calling it. `point(name,
+    address)` moves a pointer argument to another tensor's storage without
+    checking it again: for a caller that has checked the new tensor has
+    the old one's type, device and size (mla.Decode)."""
+
+    def __init__(self, kernel, sizes, slots):
+        self.kernel = kernel
+        self.sizes = sizes
+        self._slots = {arg.name: slot
+                       for arg, slot in zip(kernel.info.args, slots)}
+        self._array = (ctypes.c_void_p * max(len(slots), 1))(
             *(ctypes.addressof(slot) for slot in slots))
-        self.module.backend.launch(self.info, sizes, array)
+
+    def point(self, name, address):
+        self._slots[name].value = address
+
+    def __call__(self):
+        if 0 not in self.sizes:
+            self.kernel.module.backend.launch(self.kernel.info, self.sizes,
+                                              self._array)
 
 
 class Module:

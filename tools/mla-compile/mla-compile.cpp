@@ -1,15 +1,18 @@
 //===- mla-compile.cpp - Compile tile programs to loadable binaries -------===//
 //
 //   mla-compile FILE.mlir --target=host -o OUT.so
-//   [--emit=mlir|llvm|asm|obj|bin] [--instances=KERNEL:PARAM=V1,V2...] [--jobs=N]
+//   [--emit=mlir|llvm|asm|obj|bin|submission] [--instances=KERNEL:PARAM=V1,V2...]
+//   [--jobs=N]
 //
-// writes OUT (and, for --emit=bin, the manifest OUT.json of docs/ABI.md).
+// writes OUT (and, for --emit=bin, the manifest OUT.json of docs/ABI.md;
+// --emit=submission writes a leaderboard submission.py around the binary).
 // A failed compilation leaves no output file behind.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmuTarget.h"
 #include "PtxTarget.h"
+#include "Submission.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/Tile/Transforms/Passes.h"
 #include "mla/InitAll.h"
@@ -31,7 +34,9 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -40,7 +45,7 @@ using namespace mlir;
 using namespace mla;
 
 namespace {
-enum class Emit { MLIR, LLVM, Asm, Obj, Bin };
+enum class Emit { MLIR, LLVM, Asm, Obj, Bin, Submission };
 } // namespace
 
 // --help lists these; LLVM's and MLIR's own options stay accepted. The
@@ -66,7 +71,10 @@ static llvm::cl::opt<Emit>
              clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
              clEnumValN(Emit::Asm, "asm", "target assembly"),
              clEnumValN(Emit::Obj, "obj", "relocatable object"),
-             clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest")),
+             clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest"),
+             clEnumValN(Emit::Submission, "submission",
+                        "GPU MODE amd-mixed-mla submission.py embedding the "
+                        "binary (DESIGN section 8)")),
          llvm::cl::cat(compileOptions));
 static llvm::cl::opt<std::string> ptxasPath(
     "ptxas",
@@ -95,6 +103,19 @@ MLIR's own flags work as in mlir-opt (--help-hidden lists them), e.g.
 --mlir-print-ir-after-all, --mlir-print-ir-after=PASS, --mlir-timing (the
 passes and the LLVM stages), --mlir-pass-statistics, --mlir-disable-threading.
 )");
+
+/// The extension of the binary --emit=bin writes for `target`.
+static std::string binaryExtension(const TargetInfo &target) {
+  switch (target.kind) {
+  case TargetKind::Host:
+    return "so";
+  case TargetKind::AMDGPU:
+    return "hsaco";
+  case TargetKind::NVPTX:
+    return "ptx";
+  }
+  llvm_unreachable("unknown target kind");
+}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "mla-compile: error: " << message << "\n";
@@ -173,6 +194,30 @@ int main(int argc, char **argv) {
                 "'; expected one of " + known);
   if (emit == Emit::Bin && outputFile == "-")
     return fail("-o: a binary and its manifest need a file name, not '-'");
+  // A submission embeds the binary, which is first written to a scratch
+  // directory as --emit=bin writes it.
+  std::string submissionFile;
+  llvm::SmallString<128> scratch;
+  llvm::scope_exit removeScratch([&] {
+    if (!scratch.empty())
+      llvm::sys::fs::remove_directories(scratch);
+  });
+  if (emit == Emit::Submission) {
+    if (target->emulated)
+      return fail("--emit=submission: " + targetName +
+                  " modules run through mla-run only; a submission runs on "
+                  "host, gfx950, gfx942 or sm_90");
+    if (outputFile == "-")
+      return fail("-o: a submission needs a file name, not '-'");
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
+            "mla-submission", scratch))
+      return fail("creating a scratch directory: " + ec.message());
+    submissionFile = outputFile;
+    llvm::SmallString<128> binary(scratch);
+    llvm::sys::path::append(binary, "mla_decode." + binaryExtension(*target));
+    outputFile.setValue(binary.str().str());
+    emit.setValue(Emit::Bin);
+  }
   for (const std::string &set : instanceSets) {
     SmallVector<tile::InstanceOverride> overrides;
     std::string error;
@@ -182,6 +227,21 @@ int main(int argc, char **argv) {
   if (target->kind == TargetKind::NVPTX && emit == Emit::Obj)
     return fail("--emit=obj: " + targetName +
                 " has no object stage; --emit=asm writes the PTX");
+
+  // For --emit=submission, once the binary is written: the submission
+  // around it (for sm_90 the cubin, which needs no JIT, where ptxas made
+  // one).
+  auto finishSubmission = [&]() -> int {
+    if (submissionFile.empty())
+      return 0;
+    std::string binary = outputFile;
+    llvm::SmallString<128> cubin(binary);
+    llvm::sys::path::replace_extension(cubin, "cubin");
+    if (target->kind == TargetKind::NVPTX && llvm::sys::fs::exists(cubin))
+      binary = cubin.str().str();
+    return writeSubmission(submissionFile, binary, inputFile,
+                           target->name);
+  };
 
   // --mlir-timing reports the passes of both pass managers and the LLVM
   // stages in one tree, printed when main returns.
@@ -290,9 +350,13 @@ int main(int argc, char **argv) {
   // A binary's kernels are optimized and compiled apart, side by side; the
   // other outputs are one module (PTX is one file for ptxas).
   if (emit == Emit::Bin && !target->emulated &&
-      target->kind != TargetKind::NVPTX)
-    return addRecord() ? writeBinary(*target, *llvmModule, kernels, manifest)
-                       : 1;
+      target->kind != TargetKind::NVPTX) {
+    if (!addRecord())
+      return 1;
+    if (int status = writeBinary(*target, *llvmModule, kernels, manifest))
+      return status;
+    return finishSubmission();
+  }
   if (failed(optimizeModule(*llvmModule, *machine, error)))
     return fail(error);
   if (!target->emulated && !addRecord())
@@ -316,7 +380,10 @@ int main(int argc, char **argv) {
   }
   if (target->emulated)
     return writeEmulatedModule(*target, *llvmModule, manifest, outputFile);
-  return writePtxModule(*target, *machine, *llvmModule,
-                        describePtxKernels(*module), manifest, outputFile,
-                        findPtxas(ptxasPath));
+  std::string ptxas = findPtxas(ptxasPath);
+  if (int status = writePtxModule(*target, *machine, *llvmModule,
+                                  describePtxKernels(*module), manifest,
+                                  outputFile, ptxas))
+    return status;
+  return finishSubmission();
 }
