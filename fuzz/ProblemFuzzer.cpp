@@ -5,8 +5,8 @@
 // format with KV rows and one without, and replaces one file per input, so
 // that every cross-file check is reachable with small inputs:
 //
-//   byte 0 % 30 = 5 * base + file   base: bf16, fp8, mxfp4, then the same
-//                                         with no KV rows
+//   byte 0 % 40 = 5 * base + file   base: bf16, fp8, fp8_fnuz, mxfp4, then
+//                                         the same with no KV rows
 //                                   file: qo_indptr, kv_indptr, q, kv,
 //                                         kv_scale
 //   bytes 1..   the replacement file
@@ -135,13 +135,14 @@ static void checkLoaded(const MlaProblem &problem) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static std::array<BaseProblem, 6> bases = {
-      makeBase(KvDType::BF16, false),  makeBase(KvDType::FP8, false),
-      makeBase(KvDType::MXFP4, false), makeBase(KvDType::BF16, true),
-      makeBase(KvDType::FP8, true),    makeBase(KvDType::MXFP4, true)};
+  static std::array<BaseProblem, 8> bases = {
+      makeBase(KvDType::BF16, false),     makeBase(KvDType::FP8, false),
+      makeBase(KvDType::FP8_FNUZ, false), makeBase(KvDType::MXFP4, false),
+      makeBase(KvDType::BF16, true),      makeBase(KvDType::FP8, true),
+      makeBase(KvDType::FP8_FNUZ, true),  makeBase(KvDType::MXFP4, true)};
   if (size == 0)
     return 0;
-  BaseProblem &base = bases[data[0] % 30 / 5];
+  BaseProblem &base = bases[data[0] % 40 / 5];
   const BaseFile &file = base.files[data[0] % 5];
   mla::fuzz::writeFile(base.directory + "/" + file.name, data + 1, size - 1);
   MlaProblem problem;

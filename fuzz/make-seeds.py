@@ -45,7 +45,7 @@ write("npy", "big-endian", encode(">u2", [2]))
 
 # mla-run --inputs: byte 0 picks the base problem and the file to replace
 # (ProblemFuzzer.cpp); seeds are valid files.
-for f, kv in enumerate(["bf16", "fp8", "mxfp4"]):
+for f, kv in enumerate(["bf16", "fp8", "fp8_fnuz", "mxfp4"]):
     def seed(name, index, data, base=f):
         write("problem", "%s-%s" % (kv, name), bytes([5 * base + index]) + data)
     seed("qo_indptr", 0, encode("<i4", [4], [0, 1, 5, 5]))
@@ -53,18 +53,18 @@ for f, kv in enumerate(["bf16", "fp8", "mxfp4"]):
     seed("q-empty", 2, encode("<u2", [0, 16, 576]))
     if kv == "bf16":
         seed("kv", 3, encode("<u2", [4, 1, 576]))
-    elif kv == "fp8":
+    elif kv.startswith("fp8"):
         seed("kv", 3, encode("|u1", [4, 576]))
         seed("kv_scale", 4, encode("<f4", [1], [2.0]))
     else:
         seed("kv", 3, encode("|u1", [4, 1, 288]))
         seed("kv_scale", 4, encode("|u1", [4, 24], [127] * 96))
     # The base without KV rows.
-    seed("nokv-kv_indptr", 1, encode("<i4", [4], [0, 0, 0, 0]), base=f + 3)
+    seed("nokv-kv_indptr", 1, encode("<i4", [4], [0, 0, 0, 0]), base=f + 4)
     if kv == "mxfp4":
-        seed("nokv-kv_scale", 4, encode("|u1", [0, 18]), base=f + 3)
+        seed("nokv-kv_scale", 4, encode("|u1", [0, 18]), base=f + 4)
         # A finding: a stride beyond i32 was accepted.
-        seed("nokv-kv_scale-wide", 4, encode("|u1", [0, 2**31]), base=f + 3)
+        seed("nokv-kv_scale-wide", 4, encode("|u1", [0, 2**31]), base=f + 4)
 
 # Manifests: the runtime tests' module, and one using every optional field.
 with open("test/Runtime/Inputs/mla_host.so.json") as f:
