@@ -18,7 +18,7 @@ new tensors poisoned first, then timed two ways:
 
     PYTHONPATH=python python3 bench/call.py (--module M.cubin |
         --submission S.py) [--shapes ranked] [--formats bf16,fp8,mxfp4]
-        [--iters N] [--out-dir DIR]
+        [--plan balanced|reproducible] [--iters N] [--out-dir DIR]
 
 Exit status 1 when a check fails.
 """
@@ -88,11 +88,12 @@ class Poisoned:
         torch.empty = self.empty
 
 
-def decode_call(module, problem):
+def decode_call(module, problem, plan):
     # Imported here: --submission runs the package the submission embeds,
     # where PYTHONPATH need not reach this one.
     import mla
-    decode = mla.Decode(module, kv_dtype=problem.fmt, heads=problem.heads)
+    decode = mla.Decode(module, kv_dtype=problem.fmt, heads=problem.heads,
+                        plan=plan)
     return lambda: decode(problem.q, problem.kv, problem.qo_indptr,
                           problem.kv_indptr, kv_scale=problem.kv_scale,
                           sm_scale=problem.sm_scale)
@@ -118,6 +119,8 @@ def main():
     parser.add_argument("--shapes", default="ranked",
                         help="ranked, or 'B,Q,L,H;...'")
     parser.add_argument("--formats", default="bf16,fp8,mxfp4")
+    parser.add_argument("--plan", default="balanced",
+                        choices=["reproducible", "balanced"])
     parser.add_argument("--iters", type=int, default=50)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--out-dir", default=None)
@@ -135,7 +138,7 @@ def main():
     shapes = RANKED if args.shapes == "ranked" else parse_shapes(args.shapes)
     flush = flush_buffer()
     rows, failed = [], False
-    print(f"seed {seed}; {torch.cuda.get_device_name()}")
+    print(f"seed {seed}; {torch.cuda.get_device_name()}; {args.plan} plan")
     print(f"{'shape':>16} {'format':>6} {'whole us':>9} {'device us':>9}  check")
     points = [(s, f) for s in shapes for f in args.formats.split(",")]
     points += [(r, f) for r in RAGGED for f in args.formats.split(",")]
@@ -145,12 +148,13 @@ def main():
                                      [shape.kv_len] * shape.batch)
         if args.submission:
             os.environ["MLA_KV_FORMAT"] = fmt
+            os.environ["MLA_PLAN"] = args.plan
             data, problems = task_inputs(*lens, seed + i, "cuda")
             problem = problems[fmt]
             call = lambda: submission.custom_kernel(data)  # noqa: E731
         else:
             problem = generate(lens, fmt, seed + i, "cuda")
-            call = decode_call(module, problem)
+            call = decode_call(module, problem, args.plan)
         row = run_point(call, problem, 0 if ragged else args.iters, flush)
         name = (f"ragged{RAGGED.index(shape)}" if ragged else shape.name)
         row.update({"shape": name, "format": fmt})
@@ -172,6 +176,7 @@ def main():
         name = f"{datetime.date.today()}-{commit or 'tree'}-{kind}.json"
         with open(os.path.join(args.out_dir, name), "w") as f:
             json.dump({"seed": seed, "device": torch.cuda.get_device_name(),
+                       "plan": args.plan,
                        "module": args.module or args.submission,
                        "rows": rows}, f, indent=1)
     return 1 if failed else 0

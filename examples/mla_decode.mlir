@@ -539,11 +539,12 @@ tile.kernel @mla_plan(
     %qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %work: !tile.ptr<i32>,
     %work_indptr: !tile.ptr<i32>, %combine: !tile.ptr<i32>, %batch: i32,
     %heads: i32, %kv_tile: i32, %block_rows: i32, %combine_block_rows: i32,
-    %max_splits: i32, %work_capacity: i32, %combine_capacity: i32)
+    %max_splits: i32, %parallelism: i32, %work_capacity: i32, %combine_capacity: i32)
     attributes {tile.launch = {role = "mla.plan", waves = 1, grid = ["batch + 1", 1, 1],
                                requires = ["batch >= 0", "heads >= 1", "kv_tile >= 1",
                                            "block_rows >= 1", "combine_block_rows >= 1",
-                                           "max_splits >= 1", "work_capacity >= 0",
+                                           "max_splits >= 1", "parallelism >= 0",
+                                           "work_capacity >= 0",
                                            "combine_capacity >= 0"]}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -562,13 +563,16 @@ tile.kernel @mla_plan(
       : !tile.ptr<i32> -> !tile.view<?x8xi32>
   %combine_rows = tile.view %combine sizes [%combine_cap, 8] strides [8, 1]
       : !tile.ptr<i32> -> !tile.view<?x8xi32>
+  %chunk = tile.call @chunk_tiles(%qo_indptr, %kv_indptr, %n_seqs, %h, %tile, %br,
+                                  %parallelism)
+      : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, i32) -> index
   %last = arith.cmpi eq, %b, %n_seqs : index
   scf.if %last {
     // Totals over all sequences.
     %t:3 = tile.call @count_earlier(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
-                                    %br, %cbr, %split_cap)
+                                    %br, %cbr, %split_cap, %chunk)
         : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
-           index) -> (index, index, index)
+           index, index) -> (index, index, index)
     %items = arith.index_cast %t#2 : index to i32
     %entries = arith.addi %work_cap, %c1 : index
     %indptr = tile.view %work_indptr sizes [1, %entries] strides [%entries, 1]
@@ -590,31 +594,32 @@ tile.kernel @mla_plan(
     // Sequence %b: q_begin, kv_begin, kv_len, rows, blocks, splits, and
     // how its keys split: the first %f#6 ranges %f#7 keys long, the next
     // ones %f#8, the last what is left (%final).
-    %f:9 = tile.call @sequence(%qo_indptr, %kv_indptr, %b, %h, %tile, %br, %split_cap)
-        : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index)
+    %f:9 = tile.call @sequence(%qo_indptr, %kv_indptr, %b, %h, %tile, %br, %split_cap,
+                               %chunk)
+        : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index)
         -> (index, index, index, index, index, index, index, index, index)
     %has = arith.cmpi sgt, %f#5, %c0 : index
     scf.if %has {
       %final = tile.call @last_length(%f#2, %f#7, %f#8, %f#5, %f#6, %tile)
           : (index, index, index, index, index, index) -> index
       %before:3 = tile.call @count_earlier(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
-                                      %br, %cbr, %split_cap)
+                                      %br, %cbr, %split_cap, %chunk)
           : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
-             index) -> (index, index, index)
+             index, index) -> (index, index, index)
       // A range's work items come after those of longer ranges and of
       // ranges as long in earlier sequences.
       %gl, %el = tile.call @count_longer(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
-                                         %br, %split_cap, %f#7)
+                                         %br, %split_cap, %chunk, %f#7)
           : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
-             index) -> (index, index)
+             index, index) -> (index, index)
       %gs, %es = tile.call @count_longer(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
-                                         %br, %split_cap, %f#8)
+                                         %br, %split_cap, %chunk, %f#8)
           : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
-             index) -> (index, index)
+             index, index) -> (index, index)
       %gf, %ef = tile.call @count_longer(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
-                                         %br, %split_cap, %final)
+                                         %br, %split_cap, %chunk, %final)
           : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
-             index) -> (index, index)
+             index, index) -> (index, index)
       %before_long = arith.addi %gl, %el : index
       %before_short = arith.addi %gs, %es : index
       %before_final = arith.addi %gf, %ef : index
@@ -662,6 +667,49 @@ tile.kernel @mla_plan(
   tile.return
 }
 
+/// The KV tiles per range the plan aims at (LaunchPlan.h, chunkTilesFor):
+/// 1024 keys' worth when %parallelism is 0 (the reproducible plan), else
+/// the batch's tile reads (each tile once per row block of its sequence)
+/// over %parallelism, rounded up (the balanced plan).
+tile.func @chunk_tiles(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
+                       %n_seqs: index, %h: index, %tile: index, %br: index,
+                       %parallelism: i32) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c1024 = arith.constant 1024 : index
+  %par = arith.index_cast %parallelism : i32 to index
+  %balanced = arith.cmpi sgt, %par, %c0 : index
+  %chunk = scf.if %balanced -> index {
+    %qo = tile.call @indptr_rows(%qo_indptr, %n_seqs) : (!tile.ptr<i32>, index) -> !tile.view<1x?xi32>
+    %kv = tile.call @indptr_rows(%kv_indptr, %n_seqs) : (!tile.ptr<i32>, index) -> !tile.view<1x?xi32>
+    %zero = arith.constant 0 : i32
+    %zeros = tile.splat %zero : !seqs
+    %sum = scf.for %s0 = %c0 to %n_seqs step %c64 iter_args(%acc = %zeros) -> !seqs {
+      %has, %has_before, %n, %blocks, %rows, %extra, %long, %shorts, %short, %final =
+          tile.call @chunk_facts(%qo, %kv, %s0, %n_seqs, %c0, %h, %tile, %br, %c1, %c1)
+          : (!tile.view<1x?xi32>, !tile.view<1x?xi32>, index, index, index, index, index,
+             index, index, index)
+          -> (!seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs)
+      // Capped at one split, a sequence's final range is all its keys.
+      %tile_t = tile.call @splat_i32(%tile) : (index) -> !seqs
+      %tiles = tile.call @cdiv_t(%final, %tile_t) : (!seqs, !seqs) -> !seqs
+      %reads = arith.muli %tiles, %blocks : !seqs
+      %m_reads = tile.call @masked(%has, %reads) : (!seq_flags, !seqs) -> !seqs
+      %acc2 = arith.addi %acc, %m_reads : !seqs
+      scf.yield %acc2 : !seqs
+    }
+    %reads = tile.call @total(%sum) : (!seqs) -> index
+    %per = tile.call @cdiv(%reads, %par) : (index, index) -> index
+    %at_least_one = arith.maxsi %per, %c1 : index
+    scf.yield %at_least_one : index
+  } else {
+    %fixed = tile.call @cdiv(%c1024, %tile) : (index, index) -> index
+    scf.yield %fixed : index
+  }
+  tile.return %chunk : index
+}
+
 /// ceil(a / b) for a >= 0, b >= 1.
 tile.func @cdiv(%a: index, %b: index) -> index {
   %c1 = arith.constant 1 : index
@@ -676,11 +724,11 @@ tile.func @cdiv(%a: index, %b: index) -> index {
 /// the first %extra ranges have %long keys, the others but the last
 /// %short (one tile fewer).
 tile.func @sequence(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %b: index,
-                    %h: index, %tile: index, %br: index, %split_cap: index)
+                    %h: index, %tile: index, %br: index, %split_cap: index,
+                    %chunk: index)
     -> (index, index, index, index, index, index, index, index, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c1024 = arith.constant 1024 : index
   %b1 = arith.addi %b, %c1 : index
   %q0 = tile.load_scalar %qo_indptr[%b] : !tile.ptr<i32>
   %q1 = tile.load_scalar %qo_indptr[%b1] : !tile.ptr<i32>
@@ -695,7 +743,6 @@ tile.func @sequence(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %b: 
   %rows = arith.muli %q_len, %h : index
   %blocks = tile.call @cdiv(%rows, %br) : (index, index) -> index
   %tiles = tile.call @cdiv(%kv_len, %tile) : (index, index) -> index
-  %chunk = tile.call @cdiv(%c1024, %tile) : (index, index) -> index
   %wanted = tile.call @cdiv(%tiles, %chunk) : (index, index) -> index
   %capped = arith.minsi %wanted, %split_cap : index
   %one_at_least = arith.maxsi %capped, %c1 : index
@@ -878,11 +925,10 @@ tile.func @weigh(%l: !seq_flags, %s: !seq_flags, %f: !seq_flags, %extra: !seqs,
 /// final one of %final.
 tile.func @chunk_facts(%qo: !tile.view<1x?xi32>, %kv: !tile.view<1x?xi32>, %s0: index,
                        %n_seqs: index, %b: index, %h: index, %tile: index, %br: index,
-                       %split_cap: index)
+                       %split_cap: index, %chunk: index)
     -> (!seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c1024 = arith.constant 1024 : index
   %s1 = arith.addi %s0, %c1 : index
   %q0 = tile.load %qo[%c0, %s0] : !tile.view<1x?xi32> -> !seqs
   %q1 = tile.load %qo[%c0, %s1] : !tile.view<1x?xi32> -> !seqs
@@ -894,7 +940,6 @@ tile.func @chunk_facts(%qo: !tile.view<1x?xi32>, %kv: !tile.view<1x?xi32>, %s0: 
   %b_t = tile.splat %b : !seq_ids
   %valid = arith.cmpi slt, %ids, %n_t : !seq_ids
   %earlier = arith.cmpi slt, %ids, %b_t : !seq_ids
-  %chunk = tile.call @cdiv(%c1024, %tile) : (index, index) -> index
   %h_t = tile.call @splat_i32(%h) : (index) -> !seqs
   %tile_t = tile.call @splat_i32(%tile) : (index) -> !seqs
   %br_t = tile.call @splat_i32(%br) : (index) -> !seqs
@@ -943,7 +988,8 @@ tile.func @indptr_rows(%indptr: !tile.ptr<i32>, %n_seqs: index) -> !tile.view<1x
 /// ranges as long of the sequences before %b.
 tile.func @count_longer(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
                         %n_seqs: index, %b: index, %h: index, %tile: index,
-                        %br: index, %split_cap: index, %x: index) -> (index, index) {
+                        %br: index, %split_cap: index, %chunk: index, %x: index)
+    -> (index, index) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %qo = tile.call @indptr_rows(%qo_indptr, %n_seqs) : (!tile.ptr<i32>, index) -> !tile.view<1x?xi32>
@@ -954,9 +1000,10 @@ tile.func @count_longer(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
   %r:2 = scf.for %s0 = %c0 to %n_seqs step %c64
       iter_args(%gt_sum = %zeros, %eq_sum = %zeros) -> (!seqs, !seqs) {
     %has, %has_before, %n, %blocks, %rows, %extra, %long, %shorts, %short, %final =
-        tile.call @chunk_facts(%qo, %kv, %s0, %n_seqs, %b, %h, %tile, %br, %split_cap)
+        tile.call @chunk_facts(%qo, %kv, %s0, %n_seqs, %b, %h, %tile, %br, %split_cap,
+                               %chunk)
         : (!tile.view<1x?xi32>, !tile.view<1x?xi32>, index, index, index, index, index,
-           index, index)
+           index, index, index)
         -> (!seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs)
     %gt, %eq = tile.call @ranges_longer(%x_t, %extra, %long, %shorts, %short, %final)
         : (!seqs, !seqs, !seqs, !seqs, !seqs, !seqs) -> (!seqs, !seqs)
@@ -977,7 +1024,8 @@ tile.func @count_longer(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
 /// items.
 tile.func @count_earlier(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
                          %n_seqs: index, %b: index, %h: index, %tile: index,
-                         %br: index, %cbr: index, %split_cap: index) -> (index, index, index) {
+                         %br: index, %cbr: index, %split_cap: index, %chunk: index)
+    -> (index, index, index) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
   %qo = tile.call @indptr_rows(%qo_indptr, %n_seqs) : (!tile.ptr<i32>, index) -> !tile.view<1x?xi32>
@@ -991,9 +1039,10 @@ tile.func @count_earlier(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
       iter_args(%part_sum = %zeros, %comb_sum = %zeros, %item_sum = %zeros)
       -> (!seqs, !seqs, !seqs) {
     %has, %has_before, %n, %blocks, %rows, %extra, %long, %shorts, %short, %final =
-        tile.call @chunk_facts(%qo, %kv, %s0, %n_seqs, %b, %h, %tile, %br, %split_cap)
+        tile.call @chunk_facts(%qo, %kv, %s0, %n_seqs, %b, %h, %tile, %br, %split_cap,
+                               %chunk)
         : (!tile.view<1x?xi32>, !tile.view<1x?xi32>, index, index, index, index, index,
-           index, index)
+           index, index, index)
         -> (!seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs)
     %several = arith.cmpi sgt, %n, %ones : !seqs
     %split_before = arith.andi %has_before, %several : !seq_flags

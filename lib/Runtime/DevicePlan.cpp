@@ -33,10 +33,12 @@ Status planCapacity(int64_t batch, int64_t totalQ, int64_t totalKv,
   int64_t tokenBlocks = ceilDiv(heads, options.blockRows);
   int64_t chunkRows =
       ceilDiv(kReproducibleSplitRows, options.kvTile) * options.kvTile;
-  // A sequence gets at most min(maxSplits, keys / chunkRows + 1) ranges, so
+  // A sequence gets at most min(maxSplits, keys / chunkRows + 1) ranges in
+  // the reproducible plan (the balanced plan's chunk may be one tile), so
   // its tokens times its ranges sum to at most this.
-  int64_t tokenRanges =
-      std::min(splits * totalQ, totalQ * (totalKv / chunkRows + 1));
+  int64_t tokenRanges = splits * totalQ;
+  if (options.mode != PlanMode::Balanced)
+    tokenRanges = std::min(tokenRanges, totalQ * (totalKv / chunkRows + 1));
   // Row blocks of all sequences: ceil(q * H / rows) each.
   int64_t blocks = std::min(
       totalQ * tokenBlocks,
@@ -79,6 +81,7 @@ enum class PlanArg {
   BlockRows,
   CombineBlockRows,
   MaxSplits,
+  Parallelism,
   WorkCapacity,
   CombineCapacity,
   NumArgs
@@ -86,10 +89,10 @@ enum class PlanArg {
 } // namespace
 
 static constexpr std::array<const char *, size_t(PlanArg::NumArgs)> kArgNames =
-    {"qo_indptr",  "kv_indptr",          "work",       "work_indptr",
-     "combine",    "batch",              "heads",      "kv_tile",
-     "block_rows", "combine_block_rows", "max_splits", "work_capacity",
-     "combine_capacity"};
+    {"qo_indptr",     "kv_indptr",        "work",       "work_indptr",
+     "combine",       "batch",            "heads",      "kv_tile",
+     "block_rows",    "combine_block_rows", "max_splits", "parallelism",
+     "work_capacity", "combine_capacity"};
 
 static bool isPointerArg(PlanArg arg) { return arg <= PlanArg::Combine; }
 
@@ -141,6 +144,11 @@ Status planOnDevice(Backend &backend, const KernelInfo &kernel,
                     const std::vector<int32_t> &qoIndptr,
                     const std::vector<int32_t> &kvIndptr, int64_t totalKv,
                     const PlanOptions &options, LaunchPlan &plan) {
+  if (options.mode == PlanMode::Throughput)
+    return Status::failure("launch plan", "the plan kernel makes the "
+                                          "reproducible and balanced plans");
+  if (options.parallelism > INT32_MAX)
+    return Status::failure("launch plan", "parallelism beyond 2^31 - 1");
   int64_t batch = static_cast<int64_t>(qoIndptr.size()) - 1;
   int64_t totalQ = batch >= 0 ? qoIndptr.back() : 0;
   PlanCapacity capacity;
@@ -168,8 +176,9 @@ Status planOnDevice(Backend &backend, const KernelInfo &kernel,
 
   const std::array<int64_t, size_t(PlanArg::NumArgs)> scalars = {
       0, 0, 0, 0, 0, batch, options.heads, options.kvTile, options.blockRows,
-      options.combineBlockRows, options.maxSplits, capacity.workItems,
-      capacity.combineItems};
+      options.combineBlockRows, options.maxSplits,
+      options.mode == PlanMode::Balanced ? options.parallelism : 0,
+      capacity.workItems, capacity.combineItems};
   union Slot {
     void *pointer;
     int32_t i32;
@@ -190,7 +199,7 @@ Status planOnDevice(Backend &backend, const KernelInfo &kernel,
     return s;
 
   LaunchPlan result;
-  result.mode = PlanMode::Reproducible;
+  result.mode = options.mode;
   result.workIndptr.resize(capacity.workItems + 1);
   if (Status s = backend.copyToHost(result.workIndptr.data(),
                                     buffer(PlanArg::WorkIndptr).get(),

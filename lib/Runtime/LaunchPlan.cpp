@@ -11,6 +11,8 @@ const char *planModeName(PlanMode mode) {
   switch (mode) {
   case PlanMode::Reproducible:
     return "reproducible";
+  case PlanMode::Balanced:
+    return "balanced";
   case PlanMode::Throughput:
     return "throughput";
   }
@@ -18,7 +20,8 @@ const char *planModeName(PlanMode mode) {
 }
 
 bool parsePlanMode(std::string_view name, PlanMode &mode) {
-  for (PlanMode candidate : {PlanMode::Reproducible, PlanMode::Throughput}) {
+  for (PlanMode candidate :
+       {PlanMode::Reproducible, PlanMode::Balanced, PlanMode::Throughput}) {
     if (name == planModeName(candidate)) {
       mode = candidate;
       return true;
@@ -312,6 +315,19 @@ static Status buildItems(const std::vector<Sequence> &sequences,
   return Status::success();
 }
 
+int64_t chunkTilesFor(const PlanOptions &options,
+                      const std::vector<int64_t> &tiles,
+                      const std::vector<int64_t> &blocks) {
+  int64_t kvTile = std::max<int64_t>(options.kvTile, 1);
+  if (options.mode != PlanMode::Balanced)
+    return ceilDiv(kReproducibleSplitRows, kvTile);
+  int64_t reads = 0;
+  for (size_t i = 0; i < tiles.size(); ++i)
+    reads += tiles[i] * blocks[i];
+  return std::max<int64_t>(
+      1, ceilDiv(reads, std::max<int64_t>(options.parallelism, 1)));
+}
+
 Status planSplitKv(const std::vector<int32_t> &qoIndptr,
                    const std::vector<int32_t> &kvIndptr,
                    const PlanOptions &options, LaunchPlan &plan) {
@@ -347,11 +363,17 @@ Status planSplitKv(const std::vector<int32_t> &qoIndptr,
     sequences.push_back(seq);
   }
 
-  bool reproducible = opts.mode == PlanMode::Reproducible;
+  // Balanced mode is reproducible mode with another chunk.
+  bool reproducible = opts.mode != PlanMode::Throughput;
   std::vector<Lane> lanes = lanesOf(sequences, !reproducible, opts);
   std::vector<int64_t> programStarts;
   if (reproducible) {
-    int64_t chunkTiles = ceilDiv(kReproducibleSplitRows, opts.kvTile);
+    std::vector<int64_t> tiles, blocks;
+    for (const Lane &lane : lanes) {
+      tiles.push_back(lane.seq->tiles);
+      blocks.push_back(lane.seq->blocks);
+    }
+    int64_t chunkTiles = chunkTilesFor(opts, tiles, blocks);
     for (Lane &lane : lanes)
       lane.cuts = evenCuts(*lane.seq, chunkTiles, opts.maxSplits);
     if (Status s = buildItems(sequences, lanes, qoIndptr, opts, result))

@@ -26,6 +26,7 @@ SPLIT_ROWS = 1024
 # The split cap of a partial kernel whose launch has no max_splits.
 DEFAULT_MAX_SPLITS = 16
 KV_DTYPES = ("bf16", "fp8", "fp8_fnuz", "mxfp4")
+PLANS = ("reproducible", "balanced")
 
 
 def _cdiv(a, b):
@@ -33,13 +34,15 @@ def _cdiv(a, b):
 
 
 def plan_capacity(batch, total_q, total_kv, heads, kv_tile, block_rows,
-                  combine_block_rows, max_splits):
-    """(work items, combine items, part rows) that the reproducible plan
-    of any batch of these shapes can need (docs/ABI.md)."""
+                  combine_block_rows, max_splits, balanced):
+    """(work items, combine items, part rows) that the reproducible (or
+    balanced) plan of any batch of these shapes can need (docs/ABI.md)."""
     seqs = min(batch, total_q)
     token_blocks = _cdiv(heads, block_rows)
     chunk = _cdiv(SPLIT_ROWS, kv_tile) * kv_tile
-    token_ranges = min(max_splits * total_q, total_q * (total_kv // chunk + 1))
+    token_ranges = max_splits * total_q
+    if not balanced:
+        token_ranges = min(token_ranges, total_q * (total_kv // chunk + 1))
     blocks = min(total_q * token_blocks,
                  (total_q * heads + seqs * (block_rows - 1)) // block_rows)
     work = min(max_splits * blocks, token_blocks * token_ranges)
@@ -92,13 +95,25 @@ def _empty(like, count, dtype):
 
 
 class Decode:
-    """The MLA decode kernels of `module` for one KV format and head count."""
+    """The MLA decode kernels of `module` for one KV format and head count.
 
-    def __init__(self, module, kv_dtype, heads):
+    `plan` is "reproducible" (a sequence's splits depend on its length
+    only, so are its output bits) or "balanced" (ranges of the batch's work
+    over `parallelism` programs, by default as many as the device runs of
+    the partial kernel at once: small batches fill the device)."""
+
+    def __init__(self, module, kv_dtype, heads, plan="reproducible",
+                 parallelism=None):
         if kv_dtype not in KV_DTYPES:
             raise MlaError(f"kv_dtype: '{kv_dtype}' is not one of "
                            f"{', '.join(KV_DTYPES)}")
+        if plan not in PLANS:
+            raise MlaError(f"plan: '{plan}' is not one of {', '.join(PLANS)}")
+        if parallelism is not None and not 1 <= parallelism < 1 << 31:
+            raise MlaError(f"parallelism: {parallelism} is not in [1, 2^31)")
         self.module, self.kv_dtype, self.heads = module, kv_dtype, heads
+        self.balanced = plan == "balanced"
+        self.parallelism = parallelism
         self.partials = module.find(role="mla.partial", kv_dtype=kv_dtype,
                                     heads=heads)
         if not self.partials:
@@ -179,7 +194,7 @@ class Decode:
             sizes = plan_capacity(
                 batch, total_q, total_kv, self.heads, launch["kv_tile"],
                 launch["block_rows"], self.combine.launch["block_rows"],
-                launch.get("max_splits", DEFAULT_MAX_SPLITS))
+                launch.get("max_splits", DEFAULT_MAX_SPLITS), self.balanced)
             work, combine, part_rows = sizes
             if max(work + 1, combine, part_rows) > 0x7FFFFFFF:
                 raise MlaError(f"a batch of {total_q} tokens and {total_kv} "
@@ -209,6 +224,10 @@ class Decode:
         space = self._workspace(q, batch, total_q, total_kv, partial)
         work, combine, _ = space["capacity"]
         launch = partial.launch
+        parallelism = 0  # the reproducible plan
+        if self.balanced:
+            parallelism = self.parallelism or min(
+                self.module.backend.parallelism(partial.info), 0x7FFFFFFF)
         values = {
             "q": q, "kv": kv, "kv_scale": kv_scale, "scale_stride": stride,
             "qo_indptr": qo_indptr, "kv_indptr": kv_indptr, "out": out,
@@ -216,7 +235,7 @@ class Decode:
             "kv_tile": launch["kv_tile"], "block_rows": launch["block_rows"],
             "combine_block_rows": self.combine.launch["block_rows"],
             "max_splits": launch.get("max_splits", DEFAULT_MAX_SPLITS),
-            "work_capacity": work, "combine_capacity": combine, **space,
+            "parallelism": parallelism, "work_capacity": work, "combine_capacity": combine, **space,
         }
         launches = []
         for kernel, grid in ((self.plan, None), (partial, work),

@@ -31,6 +31,8 @@ CUDA = _Api("CUDA", ["libcuda.so.1", "libcuda.so"], "cu", {
     "get_function": "cuModuleGetFunction", "get_global": "cuModuleGetGlobal_v2",
     "memcpy_dtoh": "cuMemcpyDtoH_v2", "func_set_attribute": "cuFuncSetAttribute",
     "launch": "cuLaunchKernel", "error_string": "cuGetErrorString",
+    "occupancy": "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+    "device_attribute": "cuDeviceGetAttribute",
 })
 HIP = _Api("HIP", ["libamdhip64.so", "libamdhip64.so.6"], "hip", {
     "init": "hipInit", "device_get": "hipDeviceGet",
@@ -39,7 +41,14 @@ HIP = _Api("HIP", ["libamdhip64.so", "libamdhip64.so.6"], "hip", {
     "get_function": "hipModuleGetFunction", "get_global": "hipModuleGetGlobal",
     "memcpy_dtoh": "hipMemcpyDtoH", "func_set_attribute": "hipFuncSetAttribute",
     "launch": "hipModuleLaunchKernel", "error_string": "hipGetErrorString",
+    "occupancy": "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
+    "device_attribute": None,
 })
+
+# CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT.
+_MULTIPROCESSOR_COUNT = 16
+# Compute units of the AMD chips, as mla-run's HIP backend counts them.
+_COMPUTE_UNITS = {"gfx942": 304, "gfx950": 256}
 
 # cudaFuncAttributeMaxDynamicSharedMemorySize, the same value in HIP.
 _MAX_DYNAMIC_SHARED = 8
@@ -66,9 +75,17 @@ def _torch_cuda():
     return torch.cuda if torch is not None and torch.cuda.is_available() else None
 
 
-def _current_stream():
+def _stream_getter(device):
+    """A function giving torch's current stream on `device` as an integer
+    (0, the default stream, without torch): the raw query where torch has
+    it, which costs far less than a Stream object per launch."""
     cuda = _torch_cuda()
-    return ctypes.c_void_p(cuda.current_stream().cuda_stream) if cuda else None
+    if cuda is None:
+        return lambda: 0
+    raw = getattr(sys.modules["torch"]._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return lambda: raw(device)
+    return lambda: cuda.current_stream(device).cuda_stream
 
 
 class DriverBackend:
@@ -85,6 +102,11 @@ class DriverBackend:
         self.module = ctypes.c_void_p()
         self._call("module_load", ctypes.byref(self.module), image,
                    what=manifest.binary)
+        self._launch = getattr(self.lib, api.names["launch"])
+        self._launch.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [
+            ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_void_p)]
+        self._stream = None
         self.kernels = {}
         for kernel in manifest.kernels:
             function = ctypes.c_void_p()
@@ -96,6 +118,30 @@ class DriverBackend:
                            what=f"kernel '{kernel.symbol}'")
             self.kernels[kernel.symbol] = function
         check_abi_record(manifest, self._read_record(manifest.binary))
+        self._units = self._processors(manifest.target)
+
+    def _processors(self, target):
+        """Multiprocessors (CUDA) or compute units (HIP) of the device."""
+        if self.api.names["device_attribute"] is None:
+            return _COMPUTE_UNITS.get(target, 256)
+        device, count = ctypes.c_int(), ctypes.c_int()
+        self._call("device_get", ctypes.byref(device), self.device[1])
+        self._call("device_attribute", ctypes.byref(count),
+                   _MULTIPROCESSOR_COUNT, device)
+        return count.value
+
+    def parallelism(self, kernel):
+        """Programs of `kernel` the device runs at once: its processors
+        times the programs the occupancy API finds resident on each."""
+        resident = ctypes.c_int()
+        x, y, z = kernel.workgroup_size
+        try:
+            self._call("occupancy", ctypes.byref(resident),
+                       self.kernels[kernel.symbol], ctypes.c_int(x * y * z),
+                       ctypes.c_size_t(kernel.dynamic_lds_bytes))
+        except MlaError:
+            resident.value = 1
+        return self._units * max(resident.value, 1)
 
     def _error_text(self, result):
         text = ctypes.c_char_p()
@@ -143,8 +189,21 @@ class DriverBackend:
         return tensor.device == self.device
 
     def launch(self, kernel, grid, slots):
-        x, y, z = (ctypes.c_uint(n) for n in kernel.workgroup_size)
-        self._call("launch", self.kernels[kernel.symbol],
-                   *(ctypes.c_uint(n) for n in grid), x, y, z,
-                   ctypes.c_uint(kernel.dynamic_lds_bytes), _current_stream(),
-                   slots, None, what=f"kernel '{kernel.symbol}'")
+        self.launcher(kernel, grid)(slots)
+
+    def launcher(self, kernel, grid):
+        """A function launching `kernel` on `grid` with an argument array,
+        everything but the stream looked up once."""
+        if self._stream is None:
+            self._stream = _stream_getter(self.device[1])
+        launch, stream = self._launch, self._stream
+        handle = self.kernels[kernel.symbol]
+        dims = (*grid, *kernel.workgroup_size, kernel.dynamic_lds_bytes)
+
+        def run(slots):
+            result = launch(handle, *dims, stream(), slots, None)
+            if result != 0:
+                raise MlaError(f"kernel '{kernel.symbol}': "
+                               f"{self.api.names['launch']}: "
+                               f"{self._error_text(result)}")
+        return run

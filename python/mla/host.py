@@ -62,6 +62,13 @@ class HostBackend:
     def accepts(self, tensor):
         return tensor.device == "cpu"
 
+    def parallelism(self, kernel):
+        # Programs run one after another on the calling thread.
+        return 1
+
+    def launcher(self, kernel, grid):
+        return lambda slots: self.launch(kernel, grid, slots)
+
     def launch(self, kernel, grid, slots):
         function = self.kernels[kernel.symbol]
         count = (ctypes.c_int64 * 3)(*grid)

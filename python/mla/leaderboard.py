@@ -6,8 +6,9 @@ kv_data["fp8"] = (kv [total_kv, 1, 576], scale f32 [1]); kv_data["mxfp4"]
 = (kv fp4x2 [total_kv, 1, 288], E8M0 scales [rows, cols], padded); int32
 indptrs on the device; config["sm_scale"]. A call decodes with the format
 of the fewest bytes that both the module and kv_data have, unless
-MLA_KV_FORMAT names one, and returns bf16 [total_q, H, 512] without
-waiting for the device.
+MLA_KV_FORMAT names one, planned balanced (MLA_PLAN=reproducible for
+output bits that do not depend on the batch), and returns bf16
+[total_q, H, 512] without waiting for the device.
 """
 
 import os
@@ -18,6 +19,7 @@ from .errors import MlaError
 # The task's format names, fewest bytes per key first.
 FORMATS = ("mxfp4", "fp8", "bf16")
 FORMAT_VARIABLE = "MLA_KV_FORMAT"
+PLAN_VARIABLE = "MLA_PLAN"
 
 
 class Submission:
@@ -69,9 +71,10 @@ class Submission:
         value = kv_data[name]
         kv, scale = value if isinstance(value, tuple) else (value, None)
         heads = int(q.shape[1])
-        decoder = self._decoders.get((kv_dtype, heads))
+        plan = os.environ.get(PLAN_VARIABLE, "balanced")
+        decoder = self._decoders.get((kv_dtype, heads, plan))
         if decoder is None:
-            decoder = self._decoders[(kv_dtype, heads)] = Decode(
-                self.module, kv_dtype, heads)
+            decoder = self._decoders[(kv_dtype, heads, plan)] = Decode(
+                self.module, kv_dtype, heads, plan=plan)
         return decoder(q, kv, qo_indptr, kv_indptr, kv_scale=scale,
                        sm_scale=config["sm_scale"])

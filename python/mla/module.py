@@ -207,14 +207,16 @@ class Launch:
                        for arg, slot in zip(kernel.info.args, slots)}
         self._array = (ctypes.c_void_p * max(len(slots), 1))(
             *(ctypes.addressof(slot) for slot in slots))
+        self._run = None
+        if 0 not in sizes:  # else nothing runs
+            self._run = kernel.module.backend.launcher(kernel.info, sizes)
 
     def point(self, name, address):
         self._slots[name].value = address
 
     def __call__(self):
-        if 0 not in self.sizes:
-            self.kernel.module.backend.launch(self.kernel.info, self.sizes,
-                                              self._array)
+        if self._run is not None:
+            self._run(self._array)
 
 
 class Module:

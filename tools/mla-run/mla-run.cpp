@@ -80,7 +80,7 @@ static const char *const kOverview =
           (--kv-len L [--batch B] | --kv-lens L1,L2,...) [--q-len Q]
           [--heads H] [--seed S] [--kv-spare-rows N] | --inputs DIR
           [--out FILE.npy] [--save-inputs DIR] [--check]
-          [--plan reproducible|throughput] [--plan-on-device]
+          [--plan reproducible|balanced|throughput] [--plan-on-device]
           [--bench [--iters N]] [--threads N] [--sm-scale X]
   mla-run --target host|hip|cuda|emu --module FILE
           --kernel SYMBOL [--grid X[,Y[,Z]]] --arg NAME=VALUE ...
@@ -198,19 +198,21 @@ static cl::opt<std::string> planFlag(
     cl::desc("how sequences are split into KV ranges (docs/ABI.md):\n"
              "reproducible (default): a sequence's ranges depend only\n"
              "on its own length, so the output bits do not depend on\n"
-             "the batch, --threads or the device; throughput: as\n"
+             "the batch, --threads or the device; balanced: ranges of\n"
+             "the batch's work over the programs the device runs at\n"
+             "once, one program each, longest first; throughput: as\n"
              "many programs as the device runs at once, each an\n"
              "equal share of the batch's keys, sequences split where\n"
              "a share ends (outputs may differ in the last bits\n"
              "between thread counts and batches)"),
-    cl::value_desc("reproducible|throughput"), cl::cat(launchPlan));
+    cl::value_desc("reproducible|balanced|throughput"), cl::cat(launchPlan));
 static cl::opt<bool> planOnDeviceFlag(
     "plan-on-device",
-    cl::desc("make the reproducible plan with the module's mla.plan\n"
-             "kernel, check its tables against the host planner's bit\n"
-             "for bit, and launch with them (sized from the shapes\n"
-             "alone, as a caller that never waits for the device\n"
-             "sizes them)"),
+    cl::desc("make the reproducible or balanced plan with the module's\n"
+             "mla.plan kernel, check its tables against the host\n"
+             "planner's bit for bit, and launch with them (sized from\n"
+             "the shapes alone, as a caller that never waits for the\n"
+             "device sizes them)"),
     cl::ValueDisallowed, cl::cat(launchPlan));
 
 static cl::opt<std::string>
@@ -492,13 +494,13 @@ static Status parseArguments(int argc, char **argv, Options &options) {
   if (Status s = value(planFlag, text))
     return s;
   if (planFlag.getNumOccurrences() && !parsePlanMode(text, options.plan))
-    return Status::failure("--plan",
-                           "'" + text + "' is not reproducible or throughput");
+    return Status::failure(
+        "--plan", "'" + text + "' is not reproducible, balanced or throughput");
   options.planOnDevice = planOnDeviceFlag;
-  if (options.planOnDevice && options.plan != PlanMode::Reproducible)
+  if (options.planOnDevice && options.plan == PlanMode::Throughput)
     return Status::failure("--plan-on-device",
-                           "the plan kernel makes the reproducible plan, not "
-                           "--plan " + text);
+                           "the plan kernel makes the reproducible and "
+                           "balanced plans, not --plan throughput");
   options.check = checkFlag;
   options.bench = benchFlag;
   if (Status s = value(kernelFlag, options.kernel))

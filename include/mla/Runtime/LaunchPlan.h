@@ -26,13 +26,18 @@ enum class PlanMode {
   /// split cap, so outputs are bitwise identical across runs, thread
   /// counts, devices and batch compositions.
   Reproducible,
+  /// As reproducible, but the ranges are about the batch's work divided by
+  /// `parallelism` long, instead of kReproducibleSplitRows: a small batch
+  /// still fills the device. Splits depend on the batch. The plan kernel
+  /// makes it on the device too.
+  Balanced,
   /// About as many programs as the device runs at once, each a contiguous
   /// run of the batch's (sequence, row block, KV tile) triples of equal
   /// estimated cost: a row block is split only where a run ends inside it.
   Throughput,
 };
 
-/// "reproducible" or "throughput".
+/// "reproducible", "balanced" or "throughput".
 const char *planModeName(PlanMode mode);
 /// Parses a name of planModeName; false when unknown.
 bool parsePlanMode(std::string_view name, PlanMode &mode);
@@ -143,6 +148,14 @@ struct LaunchPlan {
 /// rows gets ceil(L / chunk) splits (at most the cap), chunk being this
 /// rounded up to a multiple of the KV tile.
 constexpr int64_t kReproducibleSplitRows = 1024;
+
+/// The KV tiles per range the reproducible and balanced modes aim at
+/// (`tiles` and `blocks` per sequence with queries): the reproducible
+/// chunk, or the batch's tile reads (each tile once per row block) divided
+/// by the parallelism, rounded up, at least one.
+int64_t chunkTilesFor(const PlanOptions &options,
+                      const std::vector<int64_t> &tiles,
+                      const std::vector<int64_t> &blocks);
 
 /// Plans the split-KV launch of the batch given by its indptrs.
 ///

@@ -29,10 +29,10 @@ CASES = [  # (format, heads, q_lens, kv_lens)
 ]
 
 
-def run(module, fmt, heads, q_lens, kv_lens, seed):
+def run(module, fmt, heads, q_lens, kv_lens, seed, **plan):
     """Two batches of one signature: the second call only re-points the
     first's launches at its own tensors (and a fresh output)."""
-    decode = mla.Decode(module, kv_dtype=fmt, heads=heads)
+    decode = mla.Decode(module, kv_dtype=fmt, heads=heads, **plan)
     results = []
     for batch_seed in (seed, seed + 100):
         problem = generate((heads, q_lens, kv_lens), fmt, batch_seed, "cpu")
@@ -41,7 +41,8 @@ def run(module, fmt, heads, q_lens, kv_lens, seed):
         decode(problem.q, problem.kv, problem.qo_indptr, problem.kv_indptr,
                kv_scale=problem.kv_scale, sm_scale=problem.sm_scale, out=out)
         results.append(check(out, reference_f64(problem)).summary())
-    print(f"decode {fmt} heads={heads} q_lens={q_lens} kv_lens={kv_lens}: "
+    print(f"decode {fmt} heads={heads} q_lens={q_lens} kv_lens={kv_lens}"
+          f"{''.join(f' {k}={v}' for k, v in plan.items())}: "
           f"workspaces={len(decode._workspaces)} {' | '.join(results)}")
 
 
@@ -58,11 +59,18 @@ def main():
     module = mla.Module(sys.argv[1])
     for seed, case in enumerate(CASES):
         run(module, *case, seed)
+    # The balanced plan over 37 programs splits even short sequences.
+    run(module, "bf16", 32, [4, 2, 3], [3, 2100, 130], 20, plan="balanced",
+        parallelism=37)
+    run(module, "mxfp4", 16, [1, 1, 1, 1], [64, 0, 1100, 70], 21,
+        plan="balanced", parallelism=37)
 
     problem = generate((16, [1], [70]), "fp8", 99, "cpu")
     args = (problem.q, problem.kv, problem.qo_indptr, problem.kv_indptr)
     fp8 = mla.Decode(module, kv_dtype="fp8", heads=16)
     refused("format", lambda: mla.Decode(module, kv_dtype="fp6", heads=16))
+    refused("plan", lambda: mla.Decode(module, kv_dtype="fp8", heads=16,
+                                       plan="throughput"))
     refused("heads", lambda: mla.Decode(module, kv_dtype="fp8", heads=20))
     refused("no-scale", lambda: fp8(*args))
     refused("q-shape", lambda: fp8(problem.q[:, :8], *args[1:],

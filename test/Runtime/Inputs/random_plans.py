@@ -4,6 +4,9 @@ table: lengths around the split chunk and tile edges, empty sequences,
 q_len 1..4. The seed is fresh unless given, and printed.
 
     random_plans.py MLA_RUN MODULE HEADS COUNT [SEED]
+
+Half the batches are planned reproducible, half balanced over a random
+thread count (the host's parallelism, which sets the balanced chunk).
 """
 
 import random
@@ -33,14 +36,17 @@ def main():
     for _ in range(int(count)):
         kv_lens = ",".join(str(n) for n in lengths(rng))
         q_len = rng.randrange(1, 5)
+        plan = rng.choice(["reproducible", "balanced"])
+        threads = str(rng.randrange(1, 300))
         command = [mla_run, "--target", "host", "--module", module,
                    "--kv-dtype", "bf16", "--heads", heads, "--q-len",
-                   str(q_len), "--kv-lens", kv_lens, "--plan-on-device",
-                   "--seed", "1"]
+                   str(q_len), "--kv-lens", kv_lens, "--plan", plan,
+                   "--threads", threads, "--plan-on-device", "--seed", "1"]
         run = subprocess.run(command, capture_output=True, text=True)
         if run.returncode != 0 or "matches the host plan" not in run.stdout:
             failures += 1
-            print(f"FAIL --q-len {q_len} --kv-lens {kv_lens}: "
+            print(f"FAIL --plan {plan} --threads {threads} --q-len {q_len} "
+                  f"--kv-lens {kv_lens}: "
                   f"{run.stderr.strip() or run.stdout.strip()}")
     print(f"{int(count) - failures} of {count} plans match")
 
