@@ -38,12 +38,14 @@ std::vector<int32_t> offsets(const std::vector<int32_t> &lengths) {
 /// covering once the rows of the blocks with n > 1, and no others; nothing
 /// for sequences without queries; the blocks of a range adjacent; programs
 /// covering the items in order, none empty: reproducible, one item each,
-/// longest ranges first; throughput, at most `parallelism`, over the items
+/// longest ranges first (balanced too); throughput, at most
+/// `parallelism`, over the items
 /// in batch order, a sequence's blocks in turn.
 bool planIsValid(const LaunchPlan &plan, const std::vector<int32_t> &qo,
                  const std::vector<int32_t> &kv, const PlanOptions &options) {
   int64_t batch = static_cast<int64_t>(qo.size()) - 1;
-  bool reproducible = options.mode == PlanMode::Reproducible;
+  // The balanced plan has the reproducible plan's form.
+  bool reproducible = options.mode != PlanMode::Throughput;
   bool valid = plan.numSplits.size() == static_cast<size_t>(batch) &&
                plan.partBase.size() == static_cast<size_t>(batch);
   if (!valid)
@@ -224,7 +226,8 @@ TEST(LaunchPlan, Plans) {
   // devices and tilings.
   std::vector<int32_t> lengths = {0, 1, 63, 64, 65, 1000, 8192, 0, 4097, 130};
   std::vector<int32_t> qLens = {1, 2, 4, 3, 1, 0, 4, 2, 1, 1};
-  for (PlanMode mode : {PlanMode::Reproducible, PlanMode::Throughput})
+  for (PlanMode mode :
+       {PlanMode::Reproducible, PlanMode::Balanced, PlanMode::Throughput})
     for (int64_t parallelism : {1, 2, 16, 264})
       for (int64_t maxSplits : {1, 4, 16})
         for (int64_t heads : {16, 32}) {
@@ -247,6 +250,23 @@ TEST(LaunchPlan, Plans) {
     EXPECT_TRUE(succeeded(planSplitKv(qo, kv, options, result)));
     EXPECT_TRUE(planIsValid(result, qo, kv, options));
     EXPECT_GT(result.maxSplitsUsed, 1);
+  }
+
+  // The balanced plan cuts a small batch into about `parallelism` ranges:
+  // 4 sequences of 16 tiles over 64 programs, one tile each; the
+  // reproducible plan leaves them whole.
+  {
+    std::vector<int32_t> qo = offsets({1, 1, 1, 1}),
+                         kv = offsets({1024, 1024, 1024, 1024});
+    for (auto [mode, items] : {std::pair{PlanMode::Balanced, size_t(64)},
+                               std::pair{PlanMode::Reproducible, size_t(4)}}) {
+      PlanOptions options = gpuLikeOptions(mode, 64, 16, 16);
+      LaunchPlan result;
+      EXPECT_TRUE(succeeded(planSplitKv(qo, kv, options, result)));
+      EXPECT_TRUE(planIsValid(result, qo, kv, options));
+      EXPECT_EQ(result.items.size(), items);
+      EXPECT_EQ(result.programs(), static_cast<int64_t>(items));
+    }
   }
 
   // The invariants catch plans that read a key twice or not at all, or
