@@ -6,6 +6,8 @@ MXFP4 scales padded in both dimensions), and the problem each format
 encodes, for the reference.
 """
 
+import torch
+
 from problem import Problem, generate, quantize_cache
 
 FORMATS = ("bf16", "fp8", "mxfp4")
@@ -28,3 +30,23 @@ def task_inputs(heads, q_lens, kv_lens, seed, device):
               "kv_seq_len": max(kv_lens, default=0),
               "sm_scale": base.sm_scale, "qk_head_dim": 576, "v_head_dim": 512}
     return (base.q, kv_data, base.qo_indptr, base.kv_indptr, config), problems
+
+
+class Poisoned:
+    """Within it, every floating tensor torch.empty makes starts as NaN, so
+    that an output element a submission leaves unwritten fails the check
+    (its outputs are not the caller's to poison)."""
+
+    def __enter__(self):
+        self.empty = empty = torch.empty
+
+        def poisoned(*args, **kwargs):
+            tensor = empty(*args, **kwargs)
+            if tensor.is_floating_point():
+                tensor.fill_(float("nan"))
+            return tensor
+        torch.empty = poisoned
+        return self
+
+    def __exit__(self, *exc):
+        torch.empty = self.empty
