@@ -39,3 +39,21 @@ tile.kernel @spread(%x: !tile.ptr<i32>, %y: !tile.ptr<i32>) attributes {tilegpu.
   tile.store %z, %v[%c0] : tensor<64xi32, #blocked>, !tile.view<64xi32>
   tile.return
 }
+
+// -----
+
+// An element chosen at run time: no register can be named statically.
+#blocked = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 64], warpsPerCTA = [1, 1], order = [1, 0]>
+tile.kernel @dynamic(%x: !tile.ptr<i32>, %y: !tile.ptr<i32>) attributes {tilegpu.num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %p = tile.program_id x
+  %v = tile.view %x sizes [1, 64] strides [64, 1] : !tile.ptr<i32> -> !tile.view<1x64xi32>
+  %t = tile.load %v[%c0, %c0] : !tile.view<1x64xi32> -> tensor<1x64xi32, #blocked>
+  %s = tile.reduce sum %t dim 1 : tensor<1x64xi32, #blocked> -> tensor<1xi32, #tilegpu.slice<dim = 1, parent = #blocked>>
+  // expected-error @below {{on GPU targets the element of a tile must be chosen by constant indices}}
+  // expected-error @below {{failed to legalize}}
+  %e = tensor.extract %s[%p] : tensor<1xi32, #tilegpu.slice<dim = 1, parent = #blocked>>
+  %z = tile.splat %e : tensor<1x64xi32, #blocked>
+  tile.store %z, %v[%c0, %c0] : tensor<1x64xi32, #blocked>, !tile.view<1x64xi32>
+  tile.return
+}
