@@ -563,16 +563,16 @@ tile.kernel @mla_plan(
       : !tile.ptr<i32> -> !tile.view<?x8xi32>
   %combine_rows = tile.view %combine sizes [%combine_cap, 8] strides [8, 1]
       : !tile.ptr<i32> -> !tile.view<?x8xi32>
-  %chunk = tile.call @chunk_tiles(%qo_indptr, %kv_indptr, %n_seqs, %h, %tile, %br,
-                                  %parallelism)
-      : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, i32) -> index
+  %chunk, %round = tile.call @chunk_tiles(%qo_indptr, %kv_indptr, %n_seqs, %h, %tile,
+                                          %br, %parallelism)
+      : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, i32) -> (index, index)
   %last = arith.cmpi eq, %b, %n_seqs : index
   scf.if %last {
     // Totals over all sequences.
     %t:3 = tile.call @count_earlier(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
-                                    %br, %cbr, %split_cap, %chunk)
+                                    %br, %cbr, %split_cap, %chunk, %round)
         : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
-           index, index) -> (index, index, index)
+           index, index, index) -> (index, index, index)
     %items = arith.index_cast %t#2 : index to i32
     %entries = arith.addi %work_cap, %c1 : index
     %indptr = tile.view %work_indptr sizes [1, %entries] strides [%entries, 1]
@@ -595,31 +595,31 @@ tile.kernel @mla_plan(
     // how its keys split: the first %f#6 ranges %f#7 keys long, the next
     // ones %f#8, the last what is left (%final).
     %f:9 = tile.call @sequence(%qo_indptr, %kv_indptr, %b, %h, %tile, %br, %split_cap,
-                               %chunk)
-        : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index)
+                               %chunk, %round)
+        : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index, index)
         -> (index, index, index, index, index, index, index, index, index)
     %has = arith.cmpi sgt, %f#5, %c0 : index
     scf.if %has {
       %final = tile.call @last_length(%f#2, %f#7, %f#8, %f#5, %f#6, %tile)
           : (index, index, index, index, index, index) -> index
       %before:3 = tile.call @count_earlier(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
-                                      %br, %cbr, %split_cap, %chunk)
+                                      %br, %cbr, %split_cap, %chunk, %round)
           : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
-             index, index) -> (index, index, index)
+             index, index, index) -> (index, index, index)
       // A range's work items come after those of longer ranges and of
       // ranges as long in earlier sequences.
       %gl, %el = tile.call @count_longer(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
-                                         %br, %split_cap, %chunk, %f#7)
+                                         %br, %split_cap, %chunk, %round, %f#7)
           : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
-             index, index) -> (index, index)
+             index, index, index) -> (index, index)
       %gs, %es = tile.call @count_longer(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
-                                         %br, %split_cap, %chunk, %f#8)
+                                         %br, %split_cap, %chunk, %round, %f#8)
           : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
-             index, index) -> (index, index)
+             index, index, index) -> (index, index)
       %gf, %ef = tile.call @count_longer(%qo_indptr, %kv_indptr, %n_seqs, %b, %h, %tile,
-                                         %br, %split_cap, %chunk, %final)
+                                         %br, %split_cap, %chunk, %round, %final)
           : (!tile.ptr<i32>, !tile.ptr<i32>, index, index, index, index, index, index,
-             index, index) -> (index, index)
+             index, index, index) -> (index, index)
       %before_long = arith.addi %gl, %el : index
       %before_short = arith.addi %gs, %es : index
       %before_final = arith.addi %gf, %ef : index
@@ -667,29 +667,33 @@ tile.kernel @mla_plan(
   tile.return
 }
 
-/// The KV tiles per range the plan aims at (LaunchPlan.h, chunkTilesFor):
-/// 1024 keys' worth when %parallelism is 0 (the reproducible plan), else
-/// the batch's tile reads (each tile once per row block of its sequence)
-/// over %parallelism, rounded up (the balanced plan).
+/// The KV tiles per range the plan aims at (LaunchPlan.h, chunkTilesFor),
+/// and what a sequence's tiles get added before they are divided by it
+/// into ranges: 1024 keys' worth rounding up when %parallelism is 0 (the
+/// reproducible plan), else the batch's tile reads (each tile once per row
+/// block of its sequence) over %parallelism, rounded up, rounding down
+/// (the balanced plan, which then needs at most %parallelism programs but
+/// for sequences shorter than a chunk).
 tile.func @chunk_tiles(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
                        %n_seqs: index, %h: index, %tile: index, %br: index,
-                       %parallelism: i32) -> index {
+                       %parallelism: i32) -> (index, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
   %c1024 = arith.constant 1024 : index
   %par = arith.index_cast %parallelism : i32 to index
   %balanced = arith.cmpi sgt, %par, %c0 : index
-  %chunk = scf.if %balanced -> index {
+  %chunk:2 = scf.if %balanced -> (index, index) {
     %qo = tile.call @indptr_rows(%qo_indptr, %n_seqs) : (!tile.ptr<i32>, index) -> !tile.view<1x?xi32>
     %kv = tile.call @indptr_rows(%kv_indptr, %n_seqs) : (!tile.ptr<i32>, index) -> !tile.view<1x?xi32>
     %zero = arith.constant 0 : i32
     %zeros = tile.splat %zero : !seqs
     %sum = scf.for %s0 = %c0 to %n_seqs step %c64 iter_args(%acc = %zeros) -> !seqs {
       %has, %has_before, %n, %blocks, %rows, %extra, %long, %shorts, %short, %final =
-          tile.call @chunk_facts(%qo, %kv, %s0, %n_seqs, %c0, %h, %tile, %br, %c1, %c1)
+          tile.call @chunk_facts(%qo, %kv, %s0, %n_seqs, %c0, %h, %tile, %br, %c1, %c1,
+                                 %c0)
           : (!tile.view<1x?xi32>, !tile.view<1x?xi32>, index, index, index, index, index,
-             index, index, index)
+             index, index, index, index)
           -> (!seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs)
       // Capped at one split, a sequence's final range is all its keys.
       %tile_t = tile.call @splat_i32(%tile) : (index) -> !seqs
@@ -702,12 +706,13 @@ tile.func @chunk_tiles(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
     %reads = tile.call @total(%sum) : (!seqs) -> index
     %per = tile.call @cdiv(%reads, %par) : (index, index) -> index
     %at_least_one = arith.maxsi %per, %c1 : index
-    scf.yield %at_least_one : index
+    scf.yield %at_least_one, %c0 : index, index
   } else {
     %fixed = tile.call @cdiv(%c1024, %tile) : (index, index) -> index
-    scf.yield %fixed : index
+    %up = arith.subi %fixed, %c1 : index
+    scf.yield %fixed, %up : index, index
   }
-  tile.return %chunk : index
+  tile.return %chunk#0, %chunk#1 : index, index
 }
 
 /// ceil(a / b) for a >= 0, b >= 1.
@@ -725,7 +730,7 @@ tile.func @cdiv(%a: index, %b: index) -> index {
 /// %short (one tile fewer).
 tile.func @sequence(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %b: index,
                     %h: index, %tile: index, %br: index, %split_cap: index,
-                    %chunk: index)
+                    %chunk: index, %round: index)
     -> (index, index, index, index, index, index, index, index, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -743,7 +748,8 @@ tile.func @sequence(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>, %b: 
   %rows = arith.muli %q_len, %h : index
   %blocks = tile.call @cdiv(%rows, %br) : (index, index) -> index
   %tiles = tile.call @cdiv(%kv_len, %tile) : (index, index) -> index
-  %wanted = tile.call @cdiv(%tiles, %chunk) : (index, index) -> index
+  %rounded = arith.addi %tiles, %round : index
+  %wanted = arith.divui %rounded, %chunk : index
   %capped = arith.minsi %wanted, %split_cap : index
   %one_at_least = arith.maxsi %capped, %c1 : index
   %has_rows = arith.cmpi sgt, %rows, %c0 : index
@@ -925,7 +931,7 @@ tile.func @weigh(%l: !seq_flags, %s: !seq_flags, %f: !seq_flags, %extra: !seqs,
 /// final one of %final.
 tile.func @chunk_facts(%qo: !tile.view<1x?xi32>, %kv: !tile.view<1x?xi32>, %s0: index,
                        %n_seqs: index, %b: index, %h: index, %tile: index, %br: index,
-                       %split_cap: index, %chunk: index)
+                       %split_cap: index, %chunk: index, %round: index)
     -> (!seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -954,7 +960,9 @@ tile.func @chunk_facts(%qo: !tile.view<1x?xi32>, %kv: !tile.view<1x?xi32>, %s0: 
   %kv_len = arith.subi %k1, %k0 : !seqs
   %tiles = tile.call @cdiv_t(%kv_len, %tile_t) : (!seqs, !seqs) -> !seqs
   %blocks = tile.call @cdiv_t(%rows, %br_t) : (!seqs, !seqs) -> !seqs
-  %wanted = tile.call @cdiv_t(%tiles, %chunk_t) : (!seqs, !seqs) -> !seqs
+  %round_t = tile.call @splat_i32(%round) : (index) -> !seqs
+  %rounded = arith.addi %tiles, %round_t : !seqs
+  %wanted = arith.divui %rounded, %chunk_t : !seqs
   %capped = arith.minsi %wanted, %cap_t : !seqs
   %n = arith.maxsi %capped, %ones : !seqs
   %some_rows = arith.cmpi sgt, %rows, %zeros : !seqs
@@ -988,7 +996,8 @@ tile.func @indptr_rows(%indptr: !tile.ptr<i32>, %n_seqs: index) -> !tile.view<1x
 /// ranges as long of the sequences before %b.
 tile.func @count_longer(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
                         %n_seqs: index, %b: index, %h: index, %tile: index,
-                        %br: index, %split_cap: index, %chunk: index, %x: index)
+                        %br: index, %split_cap: index, %chunk: index, %round: index,
+                        %x: index)
     -> (index, index) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
@@ -1001,9 +1010,9 @@ tile.func @count_longer(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
       iter_args(%gt_sum = %zeros, %eq_sum = %zeros) -> (!seqs, !seqs) {
     %has, %has_before, %n, %blocks, %rows, %extra, %long, %shorts, %short, %final =
         tile.call @chunk_facts(%qo, %kv, %s0, %n_seqs, %b, %h, %tile, %br, %split_cap,
-                               %chunk)
+                               %chunk, %round)
         : (!tile.view<1x?xi32>, !tile.view<1x?xi32>, index, index, index, index, index,
-           index, index, index)
+           index, index, index, index)
         -> (!seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs)
     %gt, %eq = tile.call @ranges_longer(%x_t, %extra, %long, %shorts, %short, %final)
         : (!seqs, !seqs, !seqs, !seqs, !seqs, !seqs) -> (!seqs, !seqs)
@@ -1024,7 +1033,8 @@ tile.func @count_longer(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
 /// items.
 tile.func @count_earlier(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
                          %n_seqs: index, %b: index, %h: index, %tile: index,
-                         %br: index, %cbr: index, %split_cap: index, %chunk: index)
+                         %br: index, %cbr: index, %split_cap: index, %chunk: index,
+                         %round: index)
     -> (index, index, index) {
   %c0 = arith.constant 0 : index
   %c64 = arith.constant 64 : index
@@ -1040,9 +1050,9 @@ tile.func @count_earlier(%qo_indptr: !tile.ptr<i32>, %kv_indptr: !tile.ptr<i32>,
       -> (!seqs, !seqs, !seqs) {
     %has, %has_before, %n, %blocks, %rows, %extra, %long, %shorts, %short, %final =
         tile.call @chunk_facts(%qo, %kv, %s0, %n_seqs, %b, %h, %tile, %br, %split_cap,
-                               %chunk)
+                               %chunk, %round)
         : (!tile.view<1x?xi32>, !tile.view<1x?xi32>, index, index, index, index, index,
-           index, index, index)
+           index, index, index, index)
         -> (!seq_flags, !seq_flags, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs, !seqs)
     %several = arith.cmpi sgt, %n, %ones : !seqs
     %split_before = arith.andi %has_before, %several : !seq_flags

@@ -73,13 +73,16 @@ struct Lane {
 /// ceil(a / b) for a >= 0 and b >= 1, without overflow.
 static int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
-/// Reproducible cuts: ceil(tiles / chunkTiles) ranges (at most the cap)
-/// whose tile counts differ by at most one.
-static Cuts evenCuts(const Sequence &seq, int64_t chunkTiles,
+/// Reproducible and balanced cuts: tiles / chunkTiles ranges, rounded up
+/// or down, at least one and at most the cap, whose tile counts differ by
+/// at most one.
+static Cuts evenCuts(const Sequence &seq, int64_t chunkTiles, bool roundDown,
                      int64_t maxSplits) {
   if (seq.tiles == 0)
     return {0, 0};
-  int64_t splits = std::min(maxSplits, ceilDiv(seq.tiles, chunkTiles));
+  int64_t wanted =
+      roundDown ? seq.tiles / chunkTiles : ceilDiv(seq.tiles, chunkTiles);
+  int64_t splits = std::clamp<int64_t>(wanted, 1, maxSplits);
   int64_t base = seq.tiles / splits, extra = seq.tiles % splits;
   Cuts cuts = {0};
   for (int64_t split = 0; split < splits; ++split)
@@ -363,7 +366,9 @@ Status planSplitKv(const std::vector<int32_t> &qoIndptr,
     sequences.push_back(seq);
   }
 
-  // Balanced mode is reproducible mode with another chunk.
+  // Balanced mode is reproducible mode with another chunk, by which it
+  // divides rounding down: its ranges then need at most `parallelism`
+  // programs, but for sequences shorter than a chunk.
   bool reproducible = opts.mode != PlanMode::Throughput;
   std::vector<Lane> lanes = lanesOf(sequences, !reproducible, opts);
   std::vector<int64_t> programStarts;
@@ -375,7 +380,8 @@ Status planSplitKv(const std::vector<int32_t> &qoIndptr,
     }
     int64_t chunkTiles = chunkTilesFor(opts, tiles, blocks);
     for (Lane &lane : lanes)
-      lane.cuts = evenCuts(*lane.seq, chunkTiles, opts.maxSplits);
+      lane.cuts = evenCuts(*lane.seq, chunkTiles,
+                           opts.mode == PlanMode::Balanced, opts.maxSplits);
     if (Status s = buildItems(sequences, lanes, qoIndptr, opts, result))
       return s;
   } else {

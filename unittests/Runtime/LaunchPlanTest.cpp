@@ -269,6 +269,21 @@ TEST(LaunchPlan, Plans) {
     }
   }
 
+  // It never needs more programs than the parallelism when every sequence
+  // has a chunk: 64 sequences of 256 tiles over 264 programs are cut at a
+  // chunk of 63 tiles into 4 ranges each (256 programs), not 5 (320).
+  {
+    PlanOptions options = gpuLikeOptions(PlanMode::Balanced, 264, 16);
+    options.kvTile = 32;
+    std::vector<int32_t> qLens(64, 1), kvLens(64, 8192);
+    std::vector<int32_t> qo = offsets(qLens), kv = offsets(kvLens);
+    LaunchPlan result;
+    EXPECT_TRUE(succeeded(planSplitKv(qo, kv, options, result)));
+    EXPECT_TRUE(planIsValid(result, qo, kv, options));
+    EXPECT_EQ(result.programs(), 256);
+    EXPECT_EQ(result.maxSplitsUsed, 4);
+  }
+
   // The invariants catch plans that read a key twice or not at all, or
   // that put partials in the wrong rows.
   {

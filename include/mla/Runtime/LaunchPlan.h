@@ -152,7 +152,9 @@ constexpr int64_t kReproducibleSplitRows = 1024;
 /// The KV tiles per range the reproducible and balanced modes aim at
 /// (`tiles` and `blocks` per sequence with queries): the reproducible
 /// chunk, or the batch's tile reads (each tile once per row block) divided
-/// by the parallelism, rounded up, at least one.
+/// by the parallelism, rounded up, at least one. A sequence of t tiles gets
+/// ceil(t / chunk) ranges in the reproducible mode and floor(t / chunk) in
+/// the balanced one, at least one and at most the cap.
 int64_t chunkTilesFor(const PlanOptions &options,
                       const std::vector<int64_t> &tiles,
                       const std::vector<int64_t> &blocks);
