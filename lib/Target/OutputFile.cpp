@@ -3,6 +3,7 @@
 #include "mla/Target/OutputFile.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 
@@ -145,4 +146,16 @@ LogicalResult mla::publishModule(TemporaryFile &binary, TemporaryFile &manifest,
   if (failed(binary.publish(binaryPath, error)))
     return failure();
   return manifest.publish(manifestPath, error);
+}
+
+LogicalResult mla::publishModule(TemporaryFile &binary,
+                                 const llvm::json::Value &manifest,
+                                 llvm::StringRef binaryPath,
+                                 std::string &error) {
+  std::unique_ptr<TemporaryFile> manifestFile =
+      TemporaryFile::createFor((binaryPath + ".json").str(), error);
+  if (!manifestFile)
+    return failure();
+  manifestFile->os() << llvm::formatv("{0:2}", manifest) << "\n";
+  return publishModule(binary, *manifestFile, binaryPath, error);
 }

@@ -2,6 +2,7 @@
 
 #include "mla/Target/ParallelCodegen.h"
 #include "mla/Target/LLVMCodegen.h"
+#include "mla/Target/TargetBackend.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -61,7 +62,7 @@ static LogicalResult compilePart(StringRef bitcode, llvm::TargetMachine &machine
                          os, error);
 }
 
-LogicalResult mla::compileKernelsApart(const TargetInfo &target,
+LogicalResult mla::compileKernelsApart(const TargetBackend &backend,
                                        const llvm::Module &module,
                                        ArrayRef<std::string> kernels,
                                        unsigned jobs,
@@ -78,7 +79,7 @@ LogicalResult mla::compileKernelsApart(const TargetInfo &target,
   std::vector<std::unique_ptr<llvm::TargetMachine>> machines;
   for (auto [i, kernel] : llvm::enumerate(kernels)) {
     bitcode.push_back(extractKernel(module, kernels, kernel, i == 0));
-    machines.push_back(createTargetMachine(target, error));
+    machines.push_back(backend.createTargetMachine(error));
     if (!machines.back())
       return failure();
   }

@@ -10,20 +10,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EmuTarget.h"
-#include "PtxTarget.h"
 #include "Submission.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/Tile/Transforms/Passes.h"
 #include "mla/InitAll.h"
 #include "mla/Pipelines/Pipelines.h"
-#include "mla/Target/AbiRecord.h"
-#include "mla/Target/GpuCodegen.h"
 #include "mla/Target/LLVMCodegen.h"
 #include "mla/Target/Manifest.h"
 #include "mla/Target/OutputFile.h"
-#include "mla/Target/ParallelCodegen.h"
-#include "mla/Target/TargetInfo.h"
+#include "mla/Target/TargetBackend.h"
 #include "mla/Version.h"
 
 #include "mlir/IR/AsmState.h"
@@ -32,8 +27,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -44,9 +37,23 @@
 using namespace mlir;
 using namespace mla;
 
-namespace {
-enum class Emit { MLIR, LLVM, Asm, Obj, Bin, Submission };
-} // namespace
+/// The targets, comma-separated, or those that can write `stage`.
+static std::string listTargets(std::optional<EmitStage> stage = {}) {
+  std::string names;
+  for (const TargetBackend *backend : getTargetBackends())
+    if (!stage || backend->refuseStage(*stage).empty())
+      names += (names.empty() ? "" : ", ") + backend->getName().str();
+  return names;
+}
+
+/// --help's list of targets, one line each.
+static std::string describeTargets() {
+  std::string text = "\nTargets (--target):\n";
+  for (const TargetBackend *backend : getTargetBackends())
+    text += llvm::formatv("  {0,-12} {1}\n", backend->getName(),
+                          backend->getDescription());
+  return text;
+}
 
 // --help lists these; LLVM's and MLIR's own options stay accepted. The
 // input, -o and --target are required, which main checks itself so that a
@@ -60,28 +67,22 @@ static llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output file"),
                                              llvm::cl::value_desc("path"),
                                              llvm::cl::cat(compileOptions));
 static llvm::cl::opt<std::string>
-    targetName("target",
-               llvm::cl::desc("host, gfx950, gfx942, sm_90, gfx950-emu or "
-                              "gfx942-emu"),
-               llvm::cl::cat(compileOptions));
-static llvm::cl::opt<Emit>
-    emit("emit", llvm::cl::desc("Stage to stop at"), llvm::cl::init(Emit::Bin),
-         llvm::cl::values(
-             clEnumValN(Emit::MLIR, "mlir", "LLVM-dialect MLIR after lowering"),
-             clEnumValN(Emit::LLVM, "llvm", "optimized LLVM IR"),
-             clEnumValN(Emit::Asm, "asm", "target assembly"),
-             clEnumValN(Emit::Obj, "obj", "relocatable object"),
-             clEnumValN(Emit::Bin, "bin", "loadable binary and its manifest"),
-             clEnumValN(Emit::Submission, "submission",
-                        "GPU MODE amd-mixed-mla submission.py embedding the "
-                        "binary (DESIGN section 8)")),
-         llvm::cl::cat(compileOptions));
-static llvm::cl::opt<std::string> ptxasPath(
-    "ptxas",
-    llvm::cl::desc("ptxas that assembles sm_90 PTX into a cubin (default: "
-                   "ptxas on PATH, else in /usr/local/cuda/bin; 'none': PTX "
-                   "only)"),
-    llvm::cl::value_desc("path"), llvm::cl::cat(compileOptions));
+    targetName("target", llvm::cl::desc("The target (listed below)"),
+               llvm::cl::value_desc("name"), llvm::cl::cat(compileOptions));
+static std::string targetsHelpText = describeTargets();
+static llvm::cl::extrahelp targetsHelp(targetsHelpText);
+static llvm::cl::opt<EmitStage> emit(
+    "emit", llvm::cl::desc("Stage to stop at"), llvm::cl::init(EmitStage::Bin),
+    llvm::cl::values(
+        clEnumValN(EmitStage::MLIR, "mlir", "LLVM-dialect MLIR after lowering"),
+        clEnumValN(EmitStage::LLVM, "llvm", "optimized LLVM IR"),
+        clEnumValN(EmitStage::Asm, "asm", "target assembly"),
+        clEnumValN(EmitStage::Obj, "obj", "relocatable object"),
+        clEnumValN(EmitStage::Bin, "bin", "loadable binary and its manifest"),
+        clEnumValN(EmitStage::Submission, "submission",
+                   "GPU MODE amd-mixed-mla submission.py embedding the "
+                   "binary (DESIGN section 8)")),
+    llvm::cl::cat(compileOptions));
 
 static llvm::cl::opt<unsigned>
     jobs("jobs",
@@ -104,62 +105,76 @@ MLIR's own flags work as in mlir-opt (--help-hidden lists them), e.g.
 passes and the LLVM stages), --mlir-pass-statistics, --mlir-disable-threading.
 )");
 
-/// The extension of the binary --emit=bin writes for `target`.
-static std::string binaryExtension(const TargetInfo &target) {
-  switch (target.kind) {
-  case TargetKind::Host:
-    return "so";
-  case TargetKind::AMDGPU:
-    return "hsaco";
-  case TargetKind::NVPTX:
-    return "ptx";
-  }
-  llvm_unreachable("unknown target kind");
-}
-
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "mla-compile: error: " << message << "\n";
   return 1;
 }
 
-static int writeBinary(const TargetInfo &target, const llvm::Module &llvmModule,
-                       ArrayRef<std::string> kernels,
-                       llvm::json::Value &manifest) {
-  // Objects to scratch files, link and print the manifest into temporaries
-  // next to the outputs, then publish both (docs/ABI.md).
-  std::string error;
-  std::vector<llvm::SmallString<0>> objects;
-  if (failed(compileKernelsApart(target, llvmModule, kernels, jobs, objects,
-                                 error)))
-    return fail(error);
-  std::vector<std::unique_ptr<TemporaryFile>> objectFiles;
-  std::vector<std::string> objectPaths;
-  for (const llvm::SmallString<0> &object : objects) {
-    objectFiles.push_back(
-        TemporaryFile::createScratch("mla-compile", "o", error));
-    if (!objectFiles.back())
-      return fail(error);
-    objectFiles.back()->os() << object;
-    if (failed(objectFiles.back()->close(error)))
-      return fail(error);
-    objectPaths.push_back(objectFiles.back()->getPath().str());
+/// Why the command line cannot be compiled, or empty.
+static std::string checkCommandLine(const TargetBackend *&backend) {
+  if (inputFile.getNumOccurrences() == 0)
+    return "no input file: mla-compile FILE.mlir --target=TARGET -o OUTPUT "
+           "(--help lists the options)";
+  if (targetName.getNumOccurrences() == 0)
+    return "--target is missing: one of " + listTargets();
+  if (outputFile.getNumOccurrences() == 0)
+    return "-o is missing: the output file ('-' for the text stages of "
+           "--emit)";
+  backend = lookupTargetBackend(targetName);
+  if (!backend)
+    return "--target: unknown target '" + targetName + "'; expected one of " +
+           listTargets();
+  std::string refusal = backend->refuseStage(emit);
+  if (!refusal.empty()) {
+    // --emit's values are listed in EmitStage's order.
+    std::string stage =
+        "--emit=" +
+        emit.getParser().getOption(static_cast<unsigned>(emit.getValue())).str();
+    if (emit == EmitStage::Submission)
+      refusal += "; a submission runs on " +
+                 listTargets(EmitStage::Submission);
+    return stage + ": " + refusal;
   }
-  std::unique_ptr<TemporaryFile> binary =
-      TemporaryFile::createFor(outputFile, error);
-  if (!binary || failed(binary->close(error)))
-    return fail(error);
-  if (failed(linkSharedObject(target, objectPaths, binary->getPath(), error)))
-    return fail("linking " + outputFile + ": " + error);
-  // A GPU code object reports what the backend gave each kernel.
-  if (target.kind == TargetKind::AMDGPU &&
-      failed(inspectCodeObject(binary->getPath(), manifest, error)))
-    return fail(outputFile + ": " + error);
-  std::unique_ptr<TemporaryFile> manifestFile =
-      TemporaryFile::createFor(outputFile + ".json", error);
-  if (!manifestFile)
-    return fail(error);
-  manifestFile->os() << llvm::formatv("{0:2}", manifest) << "\n";
-  if (failed(publishModule(*binary, *manifestFile, outputFile, error)))
+  if (emit == EmitStage::Bin && outputFile == "-")
+    return "-o: a binary and its manifest need a file name, not '-'";
+  if (emit == EmitStage::Submission && outputFile == "-")
+    return "-o: a submission needs a file name, not '-'";
+  for (const std::string &set : instanceSets) {
+    SmallVector<tile::InstanceOverride> overrides;
+    std::string error;
+    if (failed(tile::parseInstanceOverrides(set, overrides, error)))
+      return "--instances: " + error;
+  }
+  return "";
+}
+
+/// A program is a set of kernels and their helpers; anything else at the
+/// top level has no launcher and no lowering.
+static LogicalResult checkTopLevel(ModuleOp module) {
+  for (Operation &op : module.getBody()->getOperations())
+    if (!isa<tile::KernelOp, tile::FuncOp>(op))
+      return op.emitError()
+             << "'" << op.getName()
+             << "' at the top level: a program holds tile.kernel and "
+                "tile.func ops only";
+  return success();
+}
+
+/// Writes the text or object stage `emit` of `module` to -o.
+static int writeStage(llvm::Module &module, llvm::TargetMachine &machine) {
+  auto write = [&](llvm::raw_pwrite_stream &os, std::string &message) {
+    if (emit == EmitStage::LLVM) {
+      module.print(os, nullptr);
+      return success();
+    }
+    return emitMachineCode(module, machine,
+                           emit == EmitStage::Asm
+                               ? llvm::CodeGenFileType::AssemblyFile
+                               : llvm::CodeGenFileType::ObjectFile,
+                           os, message);
+  };
+  std::string error;
+  if (failed(writeOutputFile(outputFile, write, error)))
     return fail(error);
   return 0;
 }
@@ -171,77 +186,34 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   registerAsmPrinterCLOptions();
-  llvm::cl::HideUnrelatedOptions(compileOptions);
+  llvm::cl::HideUnrelatedOptions({&compileOptions, &getTargetOptionCategory()});
   llvm::cl::SetVersionPrinter(
       [](llvm::raw_ostream &os) { mla::printVersion(os, "mla-compile"); });
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "Compile tile programs to loadable binaries\n");
 
-  std::string known;
-  for (const TargetInfo &t : getTargets())
-    known += (known.empty() ? "" : ", ") + t.name.str();
-  if (inputFile.getNumOccurrences() == 0)
-    return fail("no input file: mla-compile FILE.mlir --target=TARGET -o "
-                "OUTPUT (--help lists the options)");
-  if (targetName.getNumOccurrences() == 0)
-    return fail("--target is missing: one of " + known);
-  if (outputFile.getNumOccurrences() == 0)
-    return fail("-o is missing: the output file ('-' for the text stages "
-                "of --emit)");
-  const TargetInfo *target = lookupTarget(targetName);
-  if (!target)
-    return fail("--target: unknown target '" + targetName +
-                "'; expected one of " + known);
-  if (emit == Emit::Bin && outputFile == "-")
-    return fail("-o: a binary and its manifest need a file name, not '-'");
-  // A submission embeds the binary, which is first written to a scratch
-  // directory as --emit=bin writes it.
+  const TargetBackend *backend = nullptr;
+  std::string error = checkCommandLine(backend);
+  if (!error.empty())
+    return fail(error);
+  // A submission embeds the binary, first written to a scratch directory
+  // as --emit=bin writes it.
   std::string submissionFile;
   llvm::SmallString<128> scratch;
   llvm::scope_exit removeScratch([&] {
     if (!scratch.empty())
       llvm::sys::fs::remove_directories(scratch);
   });
-  if (emit == Emit::Submission) {
-    if (target->emulated)
-      return fail("--emit=submission: " + targetName +
-                  " modules run through mla-run only; a submission runs on "
-                  "host, gfx950, gfx942 or sm_90");
-    if (outputFile == "-")
-      return fail("-o: a submission needs a file name, not '-'");
+  if (emit == EmitStage::Submission) {
     if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
             "mla-submission", scratch))
       return fail("creating a scratch directory: " + ec.message());
     submissionFile = outputFile;
     llvm::SmallString<128> binary(scratch);
-    llvm::sys::path::append(binary, "mla_decode." + binaryExtension(*target));
+    llvm::sys::path::append(binary,
+                            "mla_decode." + backend->getBinaryExtension());
     outputFile.setValue(binary.str().str());
-    emit.setValue(Emit::Bin);
   }
-  for (const std::string &set : instanceSets) {
-    SmallVector<tile::InstanceOverride> overrides;
-    std::string error;
-    if (failed(tile::parseInstanceOverrides(set, overrides, error)))
-      return fail("--instances: " + error);
-  }
-  if (target->kind == TargetKind::NVPTX && emit == Emit::Obj)
-    return fail("--emit=obj: " + targetName +
-                " has no object stage; --emit=asm writes the PTX");
-
-  // For --emit=submission, once the binary is written: the submission
-  // around it (for sm_90 the cubin, which needs no JIT, where ptxas made
-  // one).
-  auto finishSubmission = [&]() -> int {
-    if (submissionFile.empty())
-      return 0;
-    std::string binary = outputFile;
-    llvm::SmallString<128> cubin(binary);
-    llvm::sys::path::replace_extension(cubin, "cubin");
-    if (target->kind == TargetKind::NVPTX && llvm::sys::fs::exists(cubin))
-      binary = cubin.str().str();
-    return writeSubmission(submissionFile, binary, inputFile,
-                           target->name);
-  };
 
   // --mlir-timing reports the passes of both pass managers and the LLVM
   // stages in one tree, printed when main returns.
@@ -254,7 +226,6 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   // Diagnostics point at the source; the IR of a failed stage is noise.
   context.printOpOnDiagnostic(false);
-  std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
   if (!input)
     return fail(error);
@@ -262,33 +233,19 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+  if (!module || failed(checkTopLevel(*module)))
     return 1;
-
-  // A program is a set of kernels and their helpers; anything else at the
-  // top level has no launcher and no lowering.
-  for (Operation &op : module->getBody()->getOperations()) {
-    if (isa<tile::KernelOp, tile::FuncOp>(op))
-      continue;
-    op.emitError() << "'" << op.getName()
-                   << "' at the top level: a program holds tile.kernel and "
-                      "tile.func ops only";
-    return 1;
-  }
 
   // The manifest lists the instances, so specialize first.
   PassManager specialize(&context);
   if (failed(applyPassManagerCLOptions(specialize)))
     return 1;
   specialize.enableTiming(rootTiming);
-  // An emulated chip gets the chip's instances.
-  addSpecializePass(specialize, instanceSets,
-                    target->emulated ? target->cpu : target->name);
+  addSpecializePass(specialize, instanceSets, backend->getInstanceChip());
   if (failed(specialize.run(*module)))
     return 1;
-
-  llvm::json::Value manifest =
-      buildManifest(*module, *target, llvm::sys::path::filename(outputFile));
+  llvm::json::Value manifest = buildManifest(
+      *module, backend->getInfo(), llvm::sys::path::filename(outputFile));
   std::vector<std::string> kernels;
   for (auto kernel : module->getOps<tile::KernelOp>())
     kernels.push_back(kernel.getSymName().str());
@@ -299,91 +256,46 @@ int main(int argc, char **argv) {
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
   pm.enableTiming(rootTiming);
-  // Specialized above.
-  if (target->kind == TargetKind::Host) {
-    buildHostPipeline(pm, Specialize::No);
-  } else {
-    GpuPipelineOptions options;
-    options.chip = target->chip.str();
-    buildTileToGpuLLVMPipeline(pm, options, Specialize::No);
-  }
+  backend->buildPipeline(pm);
   if (failed(pm.run(*module)))
     return 1;
-
-  if (emit == Emit::MLIR) {
-    if (failed(writeOutputFile(
-            outputFile,
-            [&](llvm::raw_pwrite_stream &os, std::string &) {
-              module->print(os);
-              return success();
-            },
-            error)))
+  if (emit == EmitStage::MLIR) {
+    auto print = [&](llvm::raw_pwrite_stream &os, std::string &) {
+      module->print(os);
+      return success();
+    };
+    if (failed(writeOutputFile(outputFile, print, error)))
       return fail(error);
     return 0;
   }
 
   std::unique_ptr<llvm::TargetMachine> machine =
-      createTargetMachine(*target, error);
+      backend->createTargetMachine(error);
   if (!machine)
     return fail(error);
   llvm::LLVMContext llvmContext;
   TimingScope translateTiming = rootTiming.nest("Translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
-      target->kind == TargetKind::Host
-          ? translateToLLVM(*module, llvmContext, *machine, kernels)
-          : translateGpuKernels(*module, llvmContext, *machine);
+      backend->translate(*module, llvmContext, *machine, kernels);
   if (!llvmModule)
     return 1;
   translateTiming.stop();
-  // Until main returns: LLVM's optimization, code generation and linking.
+  // Until main returns: LLVM's optimization, code generation and output.
   TimingScope codegenTiming =
       rootTiming.nest("LLVM optimization, code generation and output");
-  // The binary carries what mla-run checks the manifest against; an
-  // emulated module gets it once retargeted (EmuTarget.cpp).
-  auto addRecord = [&] {
-    if (llvm::Error error = addAbiRecord(*llvmModule, manifest)) {
-      fail(llvm::toString(std::move(error)));
-      return false;
-    }
-    return true;
-  };
-  // A binary's kernels are optimized and compiled apart, side by side; the
-  // other outputs are one module (PTX is one file for ptxas).
-  if (emit == Emit::Bin && !target->emulated &&
-      target->kind != TargetKind::NVPTX) {
-    if (!addRecord())
-      return 1;
-    if (int status = writeBinary(*target, *llvmModule, kernels, manifest))
-      return status;
-    return finishSubmission();
-  }
-  if (failed(optimizeModule(*llvmModule, *machine, error)))
-    return fail(error);
-  if (!target->emulated && !addRecord())
-    return 1;
-
-  if (emit == Emit::LLVM || emit == Emit::Asm || emit == Emit::Obj) {
-    auto write = [&](llvm::raw_pwrite_stream &os, std::string &message) {
-      if (emit == Emit::LLVM) {
-        llvmModule->print(os, nullptr);
-        return success();
-      }
-      return emitMachineCode(*llvmModule, *machine,
-                             emit == Emit::Asm
-                                 ? llvm::CodeGenFileType::AssemblyFile
-                                 : llvm::CodeGenFileType::ObjectFile,
-                             os, message);
-    };
-    if (failed(writeOutputFile(outputFile, write, error)))
+  if (emit != EmitStage::Bin && emit != EmitStage::Submission) {
+    if (failed(backend->prepareForEmit(*llvmModule, *machine, manifest,
+                                       error)))
       return fail(error);
-    return 0;
+    return writeStage(*llvmModule, *machine);
   }
-  if (target->emulated)
-    return writeEmulatedModule(*target, *llvmModule, manifest, outputFile);
-  std::string ptxas = findPtxas(ptxasPath);
-  if (int status = writePtxModule(*target, *machine, *llvmModule,
-                                  describePtxKernels(*module), manifest,
-                                  outputFile, ptxas))
-    return status;
-  return finishSubmission();
+  BinaryJob job{*module, *llvmModule, *machine, kernels,
+                std::move(manifest), outputFile, jobs};
+  if (failed(backend->writeBinary(job, error)))
+    return fail(error);
+  if (submissionFile.empty())
+    return 0;
+  return writeSubmission(submissionFile,
+                         backend->getSubmittedBinary(outputFile), inputFile,
+                         backend->getName());
 }

@@ -39,13 +39,15 @@ mlir::LogicalResult emitMachineCode(llvm::Module &module,
                                     llvm::raw_pwrite_stream &os,
                                     std::string &error);
 
-/// Links objects into a shared object for `target` with lld: the host
-/// through the clang driver (libc, libm, compiler runtime), GPU code objects
-/// with ld.lld alone.
-mlir::LogicalResult linkSharedObject(const TargetInfo &target,
-                                     llvm::ArrayRef<std::string> objectPaths,
-                                     llvm::StringRef outputPath,
-                                     std::string &error);
+/// Runs `program` with `args` (args[0] is the program), reporting a
+/// failure on `error`.
+mlir::LogicalResult runProgram(llvm::StringRef program,
+                               llvm::ArrayRef<llvm::StringRef> args,
+                               std::string &error);
+
+/// Sets the boolean LLVM option `name` to true unless the command line set
+/// it. Called before any target machine is created, from one thread.
+void setLLVMFlagDefault(llvm::StringRef name);
 
 } // namespace mla
 

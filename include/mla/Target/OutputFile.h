@@ -12,6 +12,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -71,6 +72,13 @@ mlir::LogicalResult writeOutputFile(
 /// manifest next to a binary it was not written for.
 mlir::LogicalResult publishModule(TemporaryFile &binary,
                                   TemporaryFile &manifest,
+                                  llvm::StringRef binaryPath,
+                                  std::string &error);
+
+/// Publishes `binary` as `binaryPath` with `manifest` written, as two-space
+/// indented JSON, to `binaryPath`.json, as above.
+mlir::LogicalResult publishModule(TemporaryFile &binary,
+                                  const llvm::json::Value &manifest,
                                   llvm::StringRef binaryPath,
                                   std::string &error);
 

@@ -12,7 +12,6 @@
 #ifndef MLA_TARGET_PARALLELCODEGEN_H
 #define MLA_TARGET_PARALLELCODEGEN_H
 
-#include "mla/Target/TargetInfo.h"
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallString.h"
@@ -23,6 +22,8 @@
 
 namespace mla {
 
+class TargetBackend;
+
 /// Optimizes (O2) and compiles each of `kernels`, functions of `module`,
 /// into an object of its own for `target`, on up to `jobs` threads (0, or
 /// more than the machine has: one per hardware thread). Each object holds
@@ -30,7 +31,7 @@ namespace mla {
 /// holds `module`'s other external definitions (the ABI record). `module`
 /// must be translated but not yet optimized: inlining happens per kernel.
 mlir::LogicalResult
-compileKernelsApart(const TargetInfo &target, const llvm::Module &module,
+compileKernelsApart(const TargetBackend &backend, const llvm::Module &module,
                     llvm::ArrayRef<std::string> kernels, unsigned jobs,
                     std::vector<llvm::SmallString<0>> &objects,
                     std::string &error);
