@@ -6,14 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DriverBackend.h"
 #include "GpuSupport.h"
-#include "mla/Runtime/AbiRecord.h"
-#include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 
-#include <algorithm>
 #include <cstring>
-#include <unordered_map>
 
 namespace mla::runtime {
 
@@ -39,7 +36,6 @@ constexpr int kJitErrorLogBuffer = 5;
 constexpr int kJitErrorLogBufferSizeBytes = 6;
 /// Dynamic shared memory a launch gets without opting in.
 constexpr int64_t kDefaultSharedLimit = 48 * 1024;
-
 
 /// The driver entry points the backend calls.
 struct CudaApi {
@@ -81,7 +77,7 @@ struct CudaApi {
 } // namespace
 
 /// The driver's text for `result`.
-static std::string describe(const CudaApi &api, CuResult result) {
+static std::string describeResult(const CudaApi &api, CuResult result) {
   const char *text = nullptr;
   if (api.getErrorString(result, &text) != kCudaSuccess || !text)
     return formatString("CUDA error %d", result);
@@ -90,25 +86,15 @@ static std::string describe(const CudaApi &api, CuResult result) {
 
 namespace {
 
-class CudaBackend : public Backend {
+/// CUDA's calls for DriverBackend, on device 0's primary context.
+class CudaDriver : public Driver {
 public:
-  CudaBackend(std::unique_ptr<DynamicLibrary> library, const CudaApi &api,
-              CuDevice device, int64_t multiprocessors)
+  CudaDriver(std::unique_ptr<DynamicLibrary> library, const CudaApi &api,
+             CuDevice device, int64_t multiprocessors)
       : library(std::move(library)), api(api), device(device),
         multiprocessors(multiprocessors) {}
 
-  ~CudaBackend() override {
-    for (CuEvent event : {startEvent, stopEvent})
-      if (event)
-        api.eventDestroy(event);
-    for (CuEvent event : marks)
-      api.eventDestroy(event);
-    if (gate)
-      api.memFreeHost(gate);
-    if (module)
-      api.moduleUnload(module);
-    api.primaryCtxRelease(device);
-  }
+  ~CudaDriver() override { api.primaryCtxRelease(device); }
 
   const char *name() const override { return "cuda"; }
 
@@ -118,48 +104,52 @@ public:
     return target.compare(0, 3, "sm_") == 0;
   }
 
-  int64_t parallelism(const KernelInfo &kernel) const override {
-    int resident = 0;
-    auto found = functions.find(kernel.symbol);
-    if (found == functions.end() ||
-        api.occupancyMaxActiveBlocksPerMultiprocessor(
-            &resident, found->second,
-            static_cast<int>(kernel.workgroupSize[0] * kernel.workgroupSize[1] *
-                             kernel.workgroupSize[2]),
-            static_cast<size_t>(kernel.dynamicLdsBytes)) != kCudaSuccess)
-      resident = 1;
-    return multiprocessors * std::max(resident, 1);
+  const char *callName(DriverCall call) const override {
+    // In DriverCall's order.
+    static const char *const names[] = {
+        "cuMemAlloc", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuModuleLoadDataEx",
+        "cuModuleGetFunction", "cuModuleGetGlobal", "cuLaunchKernel",
+        "cuCtxSynchronize", "cuEventCreate", "cuEventRecord",
+        "cuEventSynchronize", "cuEventElapsedTime", "cuMemHostAlloc",
+        "cuMemHostGetDevicePointer", "cuStreamWaitValue32",
+    };
+    static_assert(std::size(names) == kDriverCalls);
+    return names[static_cast<int>(call)];
   }
 
-  Status allocate(size_t bytes, void *&pointer) override {
+  std::string describe(DriverStatus status) const override {
+    return describeResult(api, status);
+  }
+
+  bool isNotFound(DriverStatus status) const override {
+    return status == kCudaErrorNotFound;
+  }
+
+  int64_t processors(const std::string &) const override {
+    return multiprocessors;
+  }
+
+  DriverStatus allocate(void *&pointer, size_t bytes) override {
     CuDevicePtr address = 0;
-    if (Status s = check(api.memAlloc(&address, bytes), "cuMemAlloc"))
-      return s;
+    CuResult result = api.memAlloc(&address, bytes);
     pointer = reinterpret_cast<void *>(address);
-    return Status::success();
+    return result;
   }
 
-  void release(void *pointer) override {
-    api.memFree(reinterpret_cast<CuDevicePtr>(pointer));
+  void release(void *pointer) override { api.memFree(address(pointer)); }
+
+  DriverStatus copyToDevice(void *device, const void *host,
+                            size_t bytes) override {
+    return api.memcpyHtoD(address(device), host, bytes);
   }
 
-  Status copyToDevice(void *device, const void *host, size_t bytes) override {
-    return check(
-        api.memcpyHtoD(reinterpret_cast<CuDevicePtr>(device), host, bytes),
-        "cuMemcpyHtoD");
+  DriverStatus copyToHost(void *host, const void *device,
+                          size_t bytes) override {
+    return api.memcpyDtoH(host, address(device), bytes);
   }
 
-  Status copyToHost(void *host, const void *device, size_t bytes) override {
-    return check(
-        api.memcpyDtoH(host, reinterpret_cast<CuDevicePtr>(device), bytes),
-        "cuMemcpyDtoH");
-  }
-
-  Status loadModule(const std::string &path,
-                    const Manifest &manifest) override {
-    std::vector<char> image;
-    if (Status s = readBinaryFile(path, image))
-      return s;
+  DriverStatus loadModule(std::vector<char> &image, void *&module,
+                          std::string &detail) override {
     // cubin (ELF) and fatbinary images go in as they are; anything else is
     // PTX text, which the driver wants NUL-terminated.
     static const char kElfMagic[4] = {0x7F, 'E', 'L', 'F'};
@@ -169,162 +159,87 @@ public:
                               std::memcmp(image.data(), kFatbinMagic, 4) == 0);
     if (!binary)
       image.push_back('\0');
-
     char log[4096] = {0};
     int options[2] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
     void *values[2] = {log, reinterpret_cast<void *>(sizeof(log))};
-    CuModule loaded = nullptr;
-    if (CuResult result =
-            api.moduleLoadDataEx(&loaded, image.data(), 2, options, values)) {
-      std::string detail = describe(api, result);
-      // The JIT log's first line says what is wrong with PTX.
-      std::string firstLine(log, std::strcspn(log, "\n"));
-      if (!firstLine.empty())
-        detail += ": " + firstLine;
-      return Status::failure(path, "cuModuleLoadDataEx: " + detail);
-    }
-    std::unordered_map<std::string, CuFunction> resolved;
-    for (const KernelInfo &kernel : manifest.kernels) {
-      CuFunction function = nullptr;
-      CuResult result =
-          api.moduleGetFunction(&function, loaded, kernel.symbol.c_str());
-      if (result == kCudaSuccess &&
-          kernel.dynamicLdsBytes > kDefaultSharedLimit)
-        result =
-            api.funcSetAttribute(function, kFuncAttributeMaxDynamicSharedBytes,
-                                 static_cast<int>(kernel.dynamicLdsBytes));
-      if (result != kCudaSuccess) {
-        api.moduleUnload(loaded);
-        return Status::failure(path, "kernel '" + kernel.symbol +
-                                         "': " + describe(api, result));
-      }
-      resolved[kernel.symbol] = function;
-    }
-    if (Status s = checkRecord(loaded, path, manifest)) {
-      api.moduleUnload(loaded);
-      return s;
-    }
-    if (module)
-      api.moduleUnload(module);
-    module = loaded;
-    functions = std::move(resolved);
-    return Status::success();
+    CuResult result =
+        api.moduleLoadDataEx(&module, image.data(), 2, options, values);
+    // The JIT log's first line says what is wrong with PTX.
+    std::string firstLine(log, std::strcspn(log, "\n"));
+    if (result != kCudaSuccess && !firstLine.empty())
+      detail = ": " + firstLine;
+    return result;
   }
 
-  Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
-                void **args) override {
-    if (Status s = checkLaunchGrid(kernel, grid))
-      return s;
-    auto found = functions.find(kernel.symbol);
-    if (found == functions.end())
-      return Status::failure(kernel.symbol, "kernel not loaded");
-    return check(
-        api.launchKernel(found->second, static_cast<unsigned>(grid[0]),
-                         static_cast<unsigned>(grid[1]),
-                         static_cast<unsigned>(grid[2]),
-                         static_cast<unsigned>(kernel.workgroupSize[0]),
-                         static_cast<unsigned>(kernel.workgroupSize[1]),
-                         static_cast<unsigned>(kernel.workgroupSize[2]),
-                         static_cast<unsigned>(kernel.dynamicLdsBytes), nullptr,
-                         args, nullptr),
-        "cuLaunchKernel(" + kernel.symbol + ")");
+  void unloadModule(void *module) override { api.moduleUnload(module); }
+
+  DriverStatus getFunction(void *module, const KernelInfo &kernel,
+                           void *&function) override {
+    CuResult result =
+        api.moduleGetFunction(&function, module, kernel.symbol.c_str());
+    if (result == kCudaSuccess && kernel.dynamicLdsBytes > kDefaultSharedLimit)
+      result =
+          api.funcSetAttribute(function, kFuncAttributeMaxDynamicSharedBytes,
+                               static_cast<int>(kernel.dynamicLdsBytes));
+    return result;
   }
 
-  Status synchronize() override {
-    return check(api.ctxSynchronize(), "cuCtxSynchronize");
+  DriverStatus getGlobal(void *module, const char *symbol, void *&pointer,
+                         size_t &bytes) override {
+    CuDevicePtr global = 0;
+    CuResult result = api.moduleGetGlobal(&global, &bytes, module, symbol);
+    pointer = reinterpret_cast<void *>(global);
+    return result;
   }
 
-  Status startTimer() override {
-    for (CuEvent *event : {&startEvent, &stopEvent}) {
-      if (*event)
-        continue;
-      if (Status s = check(api.eventCreate(event, 0), "cuEventCreate"))
-        return s;
-    }
-    return check(api.eventRecord(startEvent, nullptr), "cuEventRecord");
+  DriverStatus residentBlocks(void *function, int threads, size_t sharedBytes,
+                              int &blocks) override {
+    return api.occupancyMaxActiveBlocksPerMultiprocessor(&blocks, function,
+                                                         threads, sharedBytes);
   }
 
-  Status stopTimer(double &microseconds) override {
-    if (Status s = check(api.eventRecord(stopEvent, nullptr), "cuEventRecord"))
-      return s;
-    if (Status s = check(api.eventSynchronize(stopEvent), "cuEventSynchronize"))
-      return s;
-    float milliseconds = 0;
-    if (Status s =
-            check(api.eventElapsedTime(&milliseconds, startEvent, stopEvent),
-                  "cuEventElapsedTime"))
-      return s;
-    microseconds = 1000.0 * milliseconds;
-    return Status::success();
+  DriverStatus launch(void *function, const std::array<unsigned, 3> &grid,
+                      const std::array<unsigned, 3> &block,
+                      unsigned sharedBytes, void **args) override {
+    return api.launchKernel(function, grid[0], grid[1], grid[2], block[0],
+                            block[1], block[2], sharedBytes, nullptr, args,
+                            nullptr);
   }
 
-  Status timeQueued(int64_t iterations, const std::function<Status()> &enqueue,
-                    std::vector<double> &microseconds) override {
-    if (!gate) {
-      void *host = nullptr;
-      if (Status s = check(api.memHostAlloc(&host, sizeof(uint32_t),
-                                            kMemHostAllocDeviceMap),
-                           "cuMemHostAlloc"))
-        return s;
-      gate = static_cast<uint32_t *>(host);
-      if (Status s = check(api.memHostGetDevicePointer(&deviceGate, host, 0),
-                           "cuMemHostGetDevicePointer"))
-        return s;
-    }
-    while (marks.size() < kQueuedCalls + 1) {
-      CuEvent event = nullptr;
-      if (Status s = check(api.eventCreate(&event, 0), "cuEventCreate"))
-        return s;
-      marks.push_back(event);
-    }
-    QueuedTimer timer;
-    timer.waitForGate = [&] {
-      return check(
-          api.streamWaitValue32(nullptr, deviceGate, 1, kStreamWaitValueGeq),
-          "cuStreamWaitValue32");
-    };
-    timer.mark = [&](int64_t i) {
-      return check(api.eventRecord(marks[i], nullptr), "cuEventRecord");
-    };
-    timer.synchronize = [&](int64_t i) {
-      return check(api.eventSynchronize(marks[i]), "cuEventSynchronize");
-    };
-    timer.elapsed = [&](int64_t from, int64_t to, float &milliseconds) {
-      return check(api.eventElapsedTime(&milliseconds, marks[from], marks[to]),
-                   "cuEventElapsedTime");
-    };
-    return timeQueuedCalls(gate, timer, iterations, enqueue, microseconds);
+  DriverStatus synchronize() override { return api.ctxSynchronize(); }
+
+  DriverStatus createEvent(void *&event) override {
+    return api.eventCreate(&event, 0);
+  }
+  void destroyEvent(void *event) override { api.eventDestroy(event); }
+  DriverStatus recordEvent(void *event) override {
+    return api.eventRecord(event, nullptr);
+  }
+  DriverStatus synchronizeEvent(void *event) override {
+    return api.eventSynchronize(event);
+  }
+  DriverStatus elapsedTime(void *from, void *to, float &ms) override {
+    return api.eventElapsedTime(&ms, from, to);
+  }
+
+  DriverStatus allocateMapped(void *&host, size_t bytes) override {
+    return api.memHostAlloc(&host, bytes, kMemHostAllocDeviceMap);
+  }
+  void releaseMapped(void *host) override { api.memFreeHost(host); }
+  DriverStatus mappedPointer(void *host, void *&device) override {
+    CuDevicePtr pointer = 0;
+    CuResult result = api.memHostGetDevicePointer(&pointer, host, 0);
+    device = reinterpret_cast<void *>(pointer);
+    return result;
+  }
+  DriverStatus waitValue(void *device, uint32_t value) override {
+    return api.streamWaitValue32(nullptr, address(device), value,
+                                 kStreamWaitValueGeq);
   }
 
 private:
-  /// Reads the ABI record global of `loaded`, the module at `path`, and
-  /// checks `manifest` against it.
-  Status checkRecord(CuModule loaded, const std::string &path,
-                     const Manifest &manifest) {
-    CuDevicePtr address = 0;
-    size_t bytes = 0;
-    CuResult result =
-        api.moduleGetGlobal(&address, &bytes, loaded, kAbiRecordSymbol);
-    if (result == kCudaErrorNotFound)
-      return missingAbiRecord(path);
-    if (result != kCudaSuccess)
-      return Status::failure(path,
-                             "cuModuleGetGlobal: " + describe(api, result));
-    if (bytes == 0 || bytes > kMaxAbiRecordBytes)
-      return Status::failure(path,
-                             formatString("ABI record of %zu bytes", bytes));
-    std::string record(bytes, '\0');
-    if (Status s = check(api.memcpyDtoH(record.data(), address, bytes),
-                         "cuMemcpyDtoH"))
-      return s;
-    return checkAbiRecord(record, path, manifest);
-  }
-
-  Status check(CuResult result, const std::string &call) const {
-    if (result == kCudaSuccess)
-      return Status::success();
-    return Status::failure("--target cuda",
-                           call + ": " + describe(api, result));
+  static CuDevicePtr address(const void *pointer) {
+    return reinterpret_cast<CuDevicePtr>(pointer);
   }
 
   std::unique_ptr<DynamicLibrary> library;
@@ -332,14 +247,6 @@ private:
   /// The device whose primary context is current and retained.
   CuDevice device;
   int64_t multiprocessors;
-  CuModule module = nullptr;
-  std::unordered_map<std::string, CuFunction> functions;
-  CuEvent startEvent = nullptr;
-  CuEvent stopEvent = nullptr;
-  /// timeQueued's events and the host word its device-side wait reads.
-  std::vector<CuEvent> marks;
-  uint32_t *gate = nullptr;
-  CuDevicePtr deviceGate = 0;
 };
 
 } // namespace
@@ -398,7 +305,7 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend) {
     return Status::failure("--target cuda", "no NVIDIA GPU found");
   if (result != kCudaSuccess)
     return Status::failure("--target cuda", "no usable NVIDIA GPU (cuInit: " +
-                                                describe(api, result) + ")");
+                                                describeResult(api, result) + ")");
   CuDevice device = 0;
   CuContext context = nullptr;
   int multiprocessors = 0;
@@ -415,9 +322,9 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend) {
   }
   if (result != kCudaSuccess)
     return Status::failure("--target cuda",
-                           "cannot open device 0: " + describe(api, result));
-  backend = std::make_unique<CudaBackend>(std::move(library), api, device,
-                                          multiprocessors);
+                           "cannot open device 0: " + describeResult(api, result));
+  backend = createDriverBackend(std::make_unique<CudaDriver>(
+      std::move(library), api, device, multiprocessors));
   return Status::success();
 }
 

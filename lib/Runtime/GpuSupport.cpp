@@ -2,7 +2,6 @@
 
 #include "GpuSupport.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -53,39 +52,6 @@ Status readBinaryFile(const std::string &path, std::vector<char> &bytes) {
   if (contents.empty())
     return Status::failure(path, "empty file");
   bytes = std::move(contents);
-  return Status::success();
-}
-
-Status timeQueuedCalls(uint32_t *gate, const QueuedTimer &timer,
-                       int64_t iterations,
-                       const std::function<Status()> &enqueue,
-                       std::vector<double> &microseconds) {
-  microseconds.clear();
-  for (int64_t done = 0; done < iterations;) {
-    int64_t calls = std::min(kQueuedCalls, iterations - done);
-    __atomic_store_n(gate, 0u, __ATOMIC_SEQ_CST);
-    if (Status s = timer.waitForGate())
-      return s;
-    Status queued = timer.mark(0);
-    for (int64_t i = 0; i < calls && queued.ok(); ++i) {
-      queued = enqueue();
-      if (queued.ok())
-        queued = timer.mark(i + 1);
-    }
-    // Released even after a failure, so that the stream can drain.
-    __atomic_store_n(gate, 1u, __ATOMIC_SEQ_CST);
-    if (!queued.ok())
-      return queued;
-    if (Status s = timer.synchronize(calls))
-      return s;
-    for (int64_t i = 0; i < calls; ++i) {
-      float milliseconds = 0;
-      if (Status s = timer.elapsed(i, i + 1, milliseconds))
-        return s;
-      microseconds.push_back(1000.0 * milliseconds);
-    }
-    done += calls;
-  }
   return Status::success();
 }
 

@@ -12,7 +12,6 @@
 #include "mla/Runtime/Status.h"
 
 #include <cstdint>
-#include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -54,32 +53,6 @@ constexpr size_t kMaxModuleBytes = size_t(1) << 30;
 /// Reads the whole file at `path`, at most kMaxModuleBytes; errors name the
 /// file.
 Status readBinaryFile(const std::string &path, std::vector<char> &bytes);
-
-/// Calls queued behind one device-side wait: few enough launches and
-/// events that a runtime's queue takes them all without blocking the host,
-/// which would never release the wait.
-constexpr int64_t kQueuedCalls = 32;
-
-/// What a GPU runtime does for timeQueuedCalls, on its default stream.
-struct QueuedTimer {
-  /// Enqueues a wait until the word the host sets to 1 (gate) is 1.
-  std::function<Status()> waitForGate;
-  /// Records timer mark `i` (0..kQueuedCalls).
-  std::function<Status(int64_t i)> mark;
-  /// Waits on the host for mark `i`.
-  std::function<Status(int64_t i)> synchronize;
-  /// The milliseconds between marks `from` and `to`.
-  std::function<Status(int64_t from, int64_t to, float &ms)> elapsed;
-};
-
-/// Backend::timeQueued for a GPU runtime: chunks of up to kQueuedCalls
-/// calls of `enqueue`, each between two marks, queued behind a wait on
-/// `gate` (host memory the device reads) that is released once the chunk is
-/// queued, also when queueing fails.
-Status timeQueuedCalls(uint32_t *gate, const QueuedTimer &timer,
-                       int64_t iterations,
-                       const std::function<Status()> &enqueue,
-                       std::vector<double> &microseconds);
 
 } // namespace mla::runtime
 

@@ -6,12 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DriverBackend.h"
 #include "GpuSupport.h"
-#include "mla/Runtime/AbiRecord.h"
-#include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 
-#include <algorithm>
 #include <unordered_map>
 
 namespace mla::runtime {
@@ -75,22 +73,11 @@ static int64_t computeUnitsOf(const std::string &target) {
 
 namespace {
 
-class HipBackend : public Backend {
+/// HIP's calls for DriverBackend.
+class HipDriver : public Driver {
 public:
-  HipBackend(std::unique_ptr<DynamicLibrary> library, const HipApi &api)
+  HipDriver(std::unique_ptr<DynamicLibrary> library, const HipApi &api)
       : library(std::move(library)), api(api) {}
-
-  ~HipBackend() override {
-    for (HipEvent event : {startEvent, stopEvent})
-      if (event)
-        api.eventDestroy(event);
-    for (HipEvent event : marks)
-      api.eventDestroy(event);
-    if (gate)
-      api.hostFree(gate);
-    if (module)
-      api.moduleUnload(module);
-  }
 
   const char *name() const override { return "hip"; }
 
@@ -100,197 +87,109 @@ public:
     return target == "gfx950" || target == "gfx942";
   }
 
-  int64_t parallelism(const KernelInfo &kernel) const override {
-    int resident = 0;
-    auto found = functions.find(kernel.symbol);
-    if (found == functions.end() ||
-        api.occupancyMaxActiveBlocksPerMultiprocessor(
-            &resident, found->second,
-            static_cast<int>(kernel.workgroupSize[0] * kernel.workgroupSize[1] *
-                             kernel.workgroupSize[2]),
-            static_cast<size_t>(kernel.dynamicLdsBytes)) != kHipSuccess)
-      resident = 1;
-    return computeUnitsOf(moduleTarget) * std::max(resident, 1);
+  const char *callName(DriverCall call) const override {
+    // In DriverCall's order.
+    static const char *const names[] = {
+        "hipMalloc", "hipMemcpy", "hipMemcpy", "hipModuleLoadData",
+        "hipModuleGetFunction", "hipModuleGetGlobal", "hipModuleLaunchKernel",
+        "hipDeviceSynchronize", "hipEventCreate", "hipEventRecord",
+        "hipEventSynchronize", "hipEventElapsedTime", "hipHostMalloc",
+        "hipHostGetDevicePointer", "hipStreamWaitValue32",
+    };
+    static_assert(std::size(names) == kDriverCalls);
+    return names[static_cast<int>(call)];
   }
 
-  Status allocate(size_t bytes, void *&pointer) override {
-    return check(api.allocate(&pointer, bytes), "hipMalloc");
+  std::string describe(DriverStatus status) const override {
+    return api.getErrorString(status);
   }
 
+  bool isNotFound(DriverStatus status) const override {
+    return status == kHipErrorNotFound;
+  }
+
+  int64_t processors(const std::string &target) const override {
+    return computeUnitsOf(target);
+  }
+
+  DriverStatus allocate(void *&pointer, size_t bytes) override {
+    return api.allocate(&pointer, bytes);
+  }
   void release(void *pointer) override { api.deallocate(pointer); }
-
-  Status copyToDevice(void *device, const void *host, size_t bytes) override {
-    return check(api.copy(device, host, bytes, kHipMemcpyHostToDevice),
-                 "hipMemcpy");
+  DriverStatus copyToDevice(void *device, const void *host,
+                            size_t bytes) override {
+    return api.copy(device, host, bytes, kHipMemcpyHostToDevice);
+  }
+  DriverStatus copyToHost(void *host, const void *device,
+                          size_t bytes) override {
+    return api.copy(host, device, bytes, kHipMemcpyDeviceToHost);
   }
 
-  Status copyToHost(void *host, const void *device, size_t bytes) override {
-    return check(api.copy(host, device, bytes, kHipMemcpyDeviceToHost),
-                 "hipMemcpy");
+  /// HIP may read a module's image while it is loaded, so it is kept.
+  DriverStatus loadModule(std::vector<char> &image, void *&module,
+                          std::string &) override {
+    DriverStatus status = api.moduleLoadData(&module, image.data());
+    if (status == kHipSuccess)
+      images[module] = std::move(image);
+    return status;
+  }
+  void unloadModule(void *module) override {
+    api.moduleUnload(module);
+    images.erase(module);
+  }
+  DriverStatus getFunction(void *module, const KernelInfo &kernel,
+                           void *&function) override {
+    return api.moduleGetFunction(&function, module, kernel.symbol.c_str());
+  }
+  DriverStatus getGlobal(void *module, const char *symbol, void *&address,
+                         size_t &bytes) override {
+    return api.moduleGetGlobal(&address, &bytes, module, symbol);
   }
 
-  Status loadModule(const std::string &path,
-                    const Manifest &manifest) override {
-    if (Status s = readBinaryFile(path, image))
-      return s;
-    HipModule loaded = nullptr;
-    if (HipError error = api.moduleLoadData(&loaded, image.data()))
-      return Status::failure(path, std::string("hipModuleLoadData: ") +
-                                       api.getErrorString(error));
-    std::unordered_map<std::string, HipFunction> resolved;
-    for (const KernelInfo &kernel : manifest.kernels) {
-      HipFunction function = nullptr;
-      if (HipError error =
-              api.moduleGetFunction(&function, loaded, kernel.symbol.c_str())) {
-        api.moduleUnload(loaded);
-        return Status::failure(
-            path, "kernel '" + kernel.symbol +
-                      "': hipModuleGetFunction: " + api.getErrorString(error));
-      }
-      resolved[kernel.symbol] = function;
-    }
-    if (Status s = checkRecord(loaded, path, manifest)) {
-      api.moduleUnload(loaded);
-      return s;
-    }
-    if (module)
-      api.moduleUnload(module);
-    module = loaded;
-    functions = std::move(resolved);
-    moduleTarget = manifest.target;
-    return Status::success();
+  DriverStatus residentBlocks(void *function, int threads, size_t sharedBytes,
+                              int &blocks) override {
+    return api.occupancyMaxActiveBlocksPerMultiprocessor(&blocks, function,
+                                                         threads, sharedBytes);
+  }
+  DriverStatus launch(void *function, const std::array<unsigned, 3> &grid,
+                      const std::array<unsigned, 3> &block,
+                      unsigned sharedBytes, void **args) override {
+    return api.moduleLaunchKernel(function, grid[0], grid[1], grid[2],
+                                  block[0], block[1], block[2], sharedBytes,
+                                  nullptr, args, nullptr);
+  }
+  DriverStatus synchronize() override { return api.deviceSynchronize(); }
+
+  DriverStatus createEvent(void *&event) override {
+    return api.eventCreate(&event);
+  }
+  void destroyEvent(void *event) override { api.eventDestroy(event); }
+  DriverStatus recordEvent(void *event) override {
+    return api.eventRecord(event, nullptr);
+  }
+  DriverStatus synchronizeEvent(void *event) override {
+    return api.eventSynchronize(event);
+  }
+  DriverStatus elapsedTime(void *from, void *to, float &ms) override {
+    return api.eventElapsedTime(&ms, from, to);
   }
 
-  Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
-                void **args) override {
-    if (Status s = checkLaunchGrid(kernel, grid))
-      return s;
-    auto found = functions.find(kernel.symbol);
-    if (found == functions.end())
-      return Status::failure(kernel.symbol, "kernel not loaded");
-    return check(
-        api.moduleLaunchKernel(found->second, static_cast<unsigned>(grid[0]),
-                               static_cast<unsigned>(grid[1]),
-                               static_cast<unsigned>(grid[2]),
-                               static_cast<unsigned>(kernel.workgroupSize[0]),
-                               static_cast<unsigned>(kernel.workgroupSize[1]),
-                               static_cast<unsigned>(kernel.workgroupSize[2]),
-                               static_cast<unsigned>(kernel.dynamicLdsBytes),
-                               nullptr, args, nullptr),
-        "hipModuleLaunchKernel(" + kernel.symbol + ")");
+  DriverStatus allocateMapped(void *&host, size_t bytes) override {
+    return api.hostMalloc(&host, bytes, kHipHostMallocMapped);
   }
-
-  Status synchronize() override {
-    return check(api.deviceSynchronize(), "hipDeviceSynchronize");
+  void releaseMapped(void *host) override { api.hostFree(host); }
+  DriverStatus mappedPointer(void *host, void *&device) override {
+    return api.hostGetDevicePointer(&device, host, 0);
   }
-
-  Status startTimer() override {
-    for (HipEvent *event : {&startEvent, &stopEvent}) {
-      if (*event)
-        continue;
-      if (Status s = check(api.eventCreate(event), "hipEventCreate"))
-        return s;
-    }
-    return check(api.eventRecord(startEvent, nullptr), "hipEventRecord");
-  }
-
-  Status stopTimer(double &microseconds) override {
-    if (Status s = check(api.eventRecord(stopEvent, nullptr), "hipEventRecord"))
-      return s;
-    if (Status s =
-            check(api.eventSynchronize(stopEvent), "hipEventSynchronize"))
-      return s;
-    float milliseconds = 0;
-    if (Status s =
-            check(api.eventElapsedTime(&milliseconds, startEvent, stopEvent),
-                  "hipEventElapsedTime"))
-      return s;
-    microseconds = 1000.0 * milliseconds;
-    return Status::success();
-  }
-
-  Status timeQueued(int64_t iterations, const std::function<Status()> &enqueue,
-                    std::vector<double> &microseconds) override {
-    if (!gate) {
-      void *host = nullptr;
-      if (Status s = check(api.hostMalloc(&host, sizeof(uint32_t),
-                                          kHipHostMallocMapped),
-                           "hipHostMalloc"))
-        return s;
-      gate = static_cast<uint32_t *>(host);
-      if (Status s = check(api.hostGetDevicePointer(&deviceGate, host, 0),
-                           "hipHostGetDevicePointer"))
-        return s;
-    }
-    while (marks.size() < kQueuedCalls + 1) {
-      HipEvent event = nullptr;
-      if (Status s = check(api.eventCreate(&event), "hipEventCreate"))
-        return s;
-      marks.push_back(event);
-    }
-    QueuedTimer timer;
-    timer.waitForGate = [&] {
-      return check(api.streamWaitValue32(nullptr, deviceGate, 1,
-                                         kHipStreamWaitValueGte, 0xFFFFFFFFu),
-                   "hipStreamWaitValue32");
-    };
-    timer.mark = [&](int64_t i) {
-      return check(api.eventRecord(marks[i], nullptr), "hipEventRecord");
-    };
-    timer.synchronize = [&](int64_t i) {
-      return check(api.eventSynchronize(marks[i]), "hipEventSynchronize");
-    };
-    timer.elapsed = [&](int64_t from, int64_t to, float &milliseconds) {
-      return check(api.eventElapsedTime(&milliseconds, marks[from], marks[to]),
-                   "hipEventElapsedTime");
-    };
-    return timeQueuedCalls(gate, timer, iterations, enqueue, microseconds);
+  DriverStatus waitValue(void *device, uint32_t value) override {
+    return api.streamWaitValue32(nullptr, device, value,
+                                 kHipStreamWaitValueGte, 0xFFFFFFFFu);
   }
 
 private:
-  /// Reads the ABI record global of `loaded`, the module at `path`, and
-  /// checks `manifest` against it.
-  Status checkRecord(HipModule loaded, const std::string &path,
-                     const Manifest &manifest) {
-    void *address = nullptr;
-    size_t bytes = 0;
-    HipError error =
-        api.moduleGetGlobal(&address, &bytes, loaded, kAbiRecordSymbol);
-    if (error == kHipErrorNotFound)
-      return missingAbiRecord(path);
-    if (error != kHipSuccess)
-      return Status::failure(path, std::string("hipModuleGetGlobal: ") +
-                                       api.getErrorString(error));
-    if (bytes == 0 || bytes > kMaxAbiRecordBytes)
-      return Status::failure(path,
-                             formatString("ABI record of %zu bytes", bytes));
-    std::string record(bytes, '\0');
-    if (Status s = check(
-            api.copy(record.data(), address, bytes, kHipMemcpyDeviceToHost),
-            "hipMemcpy"))
-      return s;
-    return checkAbiRecord(record, path, manifest);
-  }
-
-  Status check(HipError error, const std::string &call) const {
-    if (error == kHipSuccess)
-      return Status::success();
-    return Status::failure("--target hip",
-                           call + ": " + api.getErrorString(error));
-  }
-
   std::unique_ptr<DynamicLibrary> library;
   HipApi api;
-  std::vector<char> image;
-  HipModule module = nullptr;
-  std::unordered_map<std::string, HipFunction> functions;
-  std::string moduleTarget;
-  HipEvent startEvent = nullptr;
-  HipEvent stopEvent = nullptr;
-  /// timeQueued's events and the host word its device-side wait reads.
-  std::vector<HipEvent> marks;
-  uint32_t *gate = nullptr;
-  void *deviceGate = nullptr;
+  std::unordered_map<void *, std::vector<char>> images;
 };
 
 } // namespace
@@ -346,7 +245,7 @@ Status createHipBackend(std::unique_ptr<Backend> &backend) {
                             api.getErrorString(error) + ")");
   if (count == 0)
     return Status::failure("--target hip", "no AMD GPU found");
-  backend = std::make_unique<HipBackend>(std::move(library), api);
+  backend = createDriverBackend(std::make_unique<HipDriver>(std::move(library), api));
   return Status::success();
 }
 
