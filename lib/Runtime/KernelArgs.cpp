@@ -32,63 +32,6 @@ static bool parseDigits(const std::string &text, int64_t &value) {
   return true;
 }
 
-/// Splits "NAME=VALUE" at the first '='.
-static Status splitBinding(const char *flag, const std::string &text,
-                           const char *valueName, std::string &name,
-                           std::string &value) {
-  size_t equals = text.find('=');
-  if (equals == std::string::npos)
-    return Status::failure(flag, "'" + text + "' is not NAME=" + valueName);
-  name = text.substr(0, equals);
-  value = text.substr(equals + 1);
-  if (name.empty())
-    return Status::failure(flag, "'" + text + "' has no name before '='");
-  if (value.empty())
-    return Status::failure(flag,
-                           "'" + text + "' has no " + valueName + " after '='");
-  return Status::success();
-}
-
-Status parseArgSpec(const std::string &text, ArgSpec &spec) {
-  return splitBinding("--arg", text, "VALUE", spec.name, spec.value);
-}
-
-Status parseSaveSpec(const std::string &text, SaveSpec &spec) {
-  return splitBinding("--save", text, "FILE.npy", spec.name, spec.path);
-}
-
-Status parseGrid(const std::string &text, std::array<int64_t, 3> &grid) {
-  std::array<int64_t, 3> result = {1, 1, 1};
-  size_t start = 0;
-  for (size_t d = 0;; ++d) {
-    if (d == 3)
-      return Status::failure("--grid",
-                             "'" + text + "' has more than three dimensions");
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma - start);
-    int64_t count;
-    if (!parseDigits(item, count))
-      return Status::failure("--grid", "'" + item + "' is not an integer");
-    int64_t limit = d == 0 ? kMaxGridX : kMaxGridYZ;
-    if (count < 1)
-      return Status::failure("--grid", formatString("dimension %c is 0, "
-                                                    "expected at least 1",
-                                                    "xyz"[d]));
-    if (count > limit)
-      return Status::failure(
-          "--grid", formatString("dimension %c is %lld, more than %lld (the "
-                                 "CUDA and HIP limit)",
-                                 "xyz"[d], static_cast<long long>(count),
-                                 static_cast<long long>(limit)));
-    result[d] = count;
-    if (comma == std::string::npos)
-      break;
-    start = comma + 1;
-  }
-  grid = result;
-  return Status::success();
-}
-
 bool parseShape(const std::string &text, std::vector<int64_t> &shape) {
   std::vector<int64_t> result;
   size_t start = 0;

@@ -19,17 +19,6 @@ const char *planModeName(PlanMode mode) {
   return "?";
 }
 
-bool parsePlanMode(std::string_view name, PlanMode &mode) {
-  for (PlanMode candidate :
-       {PlanMode::Reproducible, PlanMode::Balanced, PlanMode::Throughput}) {
-    if (name == planModeName(candidate)) {
-      mode = candidate;
-      return true;
-    }
-  }
-  return false;
-}
-
 int64_t LaunchPlan::partialBytes() const {
   return partRows * (512 + 1) * static_cast<int64_t>(sizeof(float));
 }

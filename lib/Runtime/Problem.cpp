@@ -28,17 +28,6 @@ const char *kvDTypeName(KvDType dtype) {
   return "?";
 }
 
-bool parseKvDType(std::string_view name, KvDType &dtype) {
-  for (KvDType candidate :
-       {KvDType::BF16, KvDType::FP8, KvDType::FP8_FNUZ, KvDType::MXFP4}) {
-    if (name == kvDTypeName(candidate)) {
-      dtype = candidate;
-      return true;
-    }
-  }
-  return false;
-}
-
 int64_t MlaProblem::maxQueryRows() const {
   int64_t most = 0;
   for (int64_t seq = 0; seq < batch(); ++seq)

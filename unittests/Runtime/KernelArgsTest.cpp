@@ -33,44 +33,7 @@ const char *const kGenericManifest =
      {"name": "alpha", "kind": "scalar", "type": "f32"}],
    "workgroup_size": [1, 1, 1], "lds_bytes": 0}]})";
 
-TEST(KernelArgs, Syntax) {
-  ArgSpec spec;
-  EXPECT_TRUE(succeeded(parseArgSpec("x=@in=1.npy", spec)));
-  EXPECT_EQ(spec.name, "x");
-  EXPECT_EQ(spec.value, "@in=1.npy");
-  EXPECT_TRUE(
-      failsWith(parseArgSpec("x", spec), "--arg: 'x' is not NAME=VALUE"));
-  EXPECT_TRUE(failsWith(parseArgSpec("=1", spec),
-                        "--arg: '=1' has no name before '='"));
-  EXPECT_TRUE(failsWith(parseArgSpec("x=", spec),
-                        "--arg: 'x=' has no VALUE after '='"));
-  SaveSpec save;
-  EXPECT_TRUE(succeeded(parseSaveSpec("y=out/y.npy", save)));
-  EXPECT_EQ(save.name, "y");
-  EXPECT_EQ(save.path, "out/y.npy");
-  EXPECT_TRUE(
-      failsWith(parseSaveSpec("y", save), "--save: 'y' is not NAME=FILE.npy"));
-
-  std::array<int64_t, 3> grid;
-  EXPECT_TRUE(succeeded(parseGrid("7", grid)));
-  EXPECT_EQ(grid, (std::array<int64_t, 3>{7, 1, 1}));
-  EXPECT_TRUE(succeeded(parseGrid("2,3", grid)));
-  EXPECT_EQ(grid, (std::array<int64_t, 3>{2, 3, 1}));
-  EXPECT_TRUE(succeeded(parseGrid("2147483647,65535,65535", grid)));
-  EXPECT_EQ(grid, (std::array<int64_t, 3>{kMaxGridX, kMaxGridYZ, kMaxGridYZ}));
-  EXPECT_TRUE(
-      failsWith(parseGrid("2147483648", grid),
-                "--grid: dimension x is 2147483648, more than 2147483647"));
-  EXPECT_TRUE(failsWith(parseGrid("1,1,65536", grid), "dimension z is 65536"));
-  EXPECT_TRUE(failsWith(parseGrid("1,0", grid),
-                        "dimension y is 0, expected at least 1"));
-  for (const char *bad : {"", "a", "+3", "-1", " 3", "3,", "1.5"})
-    EXPECT_TRUE(failsWith(parseGrid(bad, grid), "is not an integer"));
-  EXPECT_TRUE(
-      failsWith(parseGrid("1,1,1,1", grid), "more than three dimensions"));
-  EXPECT_TRUE(
-      failsWith(parseGrid("99999999999999999999", grid), "is not an integer"));
-
+TEST(KernelArgs, ShapeSyntax) {
   std::vector<int64_t> shape;
   EXPECT_TRUE(parseShape("37x200", shape));
   EXPECT_EQ(shape, (std::vector<int64_t>{37, 200}));

@@ -522,13 +522,6 @@ TEST(LaunchPlan, Plans) {
     EXPECT_TRUE(failsWith(planSplitKv(qo, kv, options, result),
                           "launch plan: more than 2^31 - 1 work items"));
   }
-
-  PlanMode mode;
-  EXPECT_TRUE(parsePlanMode("throughput", mode));
-  EXPECT_EQ(mode, PlanMode::Throughput);
-  EXPECT_TRUE(parsePlanMode("reproducible", mode));
-  EXPECT_EQ(mode, PlanMode::Reproducible);
-  EXPECT_FALSE(parsePlanMode("fast", mode));
 }
 
 } // namespace

@@ -39,18 +39,6 @@ struct SaveSpec {
   std::string path;
 };
 
-/// Splits `--arg` text at its first '='; the name and the value must not be
-/// empty.
-Status parseArgSpec(const std::string &text, ArgSpec &spec);
-
-/// Splits `--save` text at its first '='; the name and the file must not be
-/// empty.
-Status parseSaveSpec(const std::string &text, SaveSpec &spec);
-
-/// Parses `--grid X[,Y[,Z]]`: one to three integers >= 1 within the limits
-/// above; missing dimensions are 1.
-Status parseGrid(const std::string &text, std::array<int64_t, 3> &grid);
-
 /// Parses the `D0xD1x...` of `empty:D0xD1x...`: one or more integers >= 0.
 /// False when `text` is not of that form.
 bool parseShape(const std::string &text, std::vector<int64_t> &shape);

@@ -39,8 +39,6 @@ enum class PlanMode {
 
 /// "reproducible", "balanced" or "throughput".
 const char *planModeName(PlanMode mode);
-/// Parses a name of planModeName; false when unknown.
-bool parsePlanMode(std::string_view name, PlanMode &mode);
 
 /// One row of the `work` argument: a range of one sequence's keys for one
 /// block of its query rows.

@@ -50,8 +50,6 @@ inline bool isFp8(KvDType dtype) {
 
 /// "bf16", "fp8", "fp8_fnuz" or "mxfp4".
 const char *kvDTypeName(KvDType dtype);
-/// Parses a name of kvDTypeName; false when unknown.
-bool parseKvDType(std::string_view name, KvDType &dtype);
 
 /// The MLA decode inputs. The KV cache and the mxfp4 scale tensor may have
 /// more rows than kv_indptr covers, as a preallocated cache pool does; only
