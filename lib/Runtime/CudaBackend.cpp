@@ -8,6 +8,7 @@
 
 #include "DriverBackend.h"
 #include "GpuSupport.h"
+#include "mla/Runtime/CodeObject.h"
 #include "mla/Runtime/Manifest.h"
 
 #include <cstring>
@@ -152,11 +153,10 @@ public:
                           std::string &detail) override {
     // cubin (ELF) and fatbinary images go in as they are; anything else is
     // PTX text, which the driver wants NUL-terminated.
-    static const char kElfMagic[4] = {0x7F, 'E', 'L', 'F'};
     static const unsigned char kFatbinMagic[4] = {0x50, 0xED, 0x55, 0xBA};
-    bool binary =
-        image.size() >= 4 && (std::memcmp(image.data(), kElfMagic, 4) == 0 ||
-                              std::memcmp(image.data(), kFatbinMagic, 4) == 0);
+    bool binary = isElfImage(image) ||
+                  (image.size() >= 4 &&
+                   std::memcmp(image.data(), kFatbinMagic, 4) == 0);
     if (!binary)
       image.push_back('\0');
     char log[4096] = {0};

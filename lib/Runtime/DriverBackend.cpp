@@ -3,6 +3,7 @@
 #include "DriverBackend.h"
 #include "GpuSupport.h"
 #include "mla/Runtime/AbiRecord.h"
+#include "mla/Runtime/CodeObject.h"
 #include "mla/Runtime/Manifest.h"
 
 #include <algorithm>
@@ -166,6 +167,9 @@ Status DriverBackend::loadModule(const std::string &path,
   std::vector<char> image;
   if (Status s = readBinaryFile(path, image))
     return s;
+  if (isElfImage(image))
+    if (Status s = checkElfExtents(image, path))
+      return s;
   void *loaded = nullptr;
   std::string detail;
   if (DriverStatus status = driver->loadModule(image, loaded, detail))

@@ -10,6 +10,8 @@
 #ifndef MLA_RUNTIME_FORMATS_H
 #define MLA_RUNTIME_FORMATS_H
 
+#include "mla/Support/FloatFormats.h"
+
 #include <cstdint>
 
 namespace mla::runtime {
@@ -21,7 +23,7 @@ constexpr float kFp8E4M3FnuzMax = 240.0f;
 /// The largest fp4 e2m1 magnitude.
 constexpr float kFp4E2M1Max = 6.0f;
 /// E8M0 code of a NaN scale.
-constexpr uint8_t kE8M0NaN = 0xFF;
+using mla::kE8M0NaN;
 
 /// bf16 bits to float (exact).
 float bf16ToFloat(uint16_t bits);
@@ -45,8 +47,9 @@ uint8_t floatToFp8E4M3FNUZ(float value);
 /// low four bits of `nibble` to float.
 float fp4E2M1ToFloat(uint8_t nibble);
 /// float to fp4 e2m1 (low four bits of the result), rounding to nearest even
-/// and saturating to +-6. e2m1 has no NaN: NaN encodes as +0, which matters
-/// only for data already poisoned by a NaN block scale.
+/// and saturating to +-6. e2m1 has no NaN: NaN encodes as +-6, as AMD's
+/// conversions do; it matters only for data already poisoned by a NaN block
+/// scale.
 uint8_t floatToFp4E2M1(float value);
 
 /// E8M0 block scale to float: 2^(bits - 127); 0x00 is 2^-127, 0xFF is NaN.

@@ -1,45 +1,31 @@
 //===- FloatDecode.cpp - Exact decoding of narrow float formats -----------===//
 
 #include "mla/Conversion/Utils/FloatDecode.h"
+#include "mla/Support/FloatFormats.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
+using namespace mla;
 
-namespace {
-/// How a narrow format spends its special encodings.
-enum class Specials {
-  None,       // every encoding is finite (e2m1)
-  AllOnesNaN, // S.1111.111 is NaN, no infinity (e4m3fn)
-  NegZeroNaN, // 0x80 is the only NaN, no -0, no infinity (the FNUZ types)
-  Ieee,       // all-ones exponent: infinity or NaN (e5m2)
-};
-
-struct NarrowFormat {
-  unsigned expBits;
-  unsigned manBits;
-  int bias;
-  Specials specials;
-};
-} // namespace
-
-static std::optional<NarrowFormat> getFormat(Type type) {
+/// The table entry of the narrow float type `type`, or null.
+static const FloatFormat *getFormat(Type type) {
   if (isa<Float8E4M3FNType>(type))
-    return NarrowFormat{4, 3, 7, Specials::AllOnesNaN};
+    return &kFloat8E4M3FN;
   if (isa<Float8E4M3FNUZType>(type))
-    return NarrowFormat{4, 3, 8, Specials::NegZeroNaN};
+    return &kFloat8E4M3FNUZ;
   if (isa<Float8E5M2Type>(type))
-    return NarrowFormat{5, 2, 15, Specials::Ieee};
+    return &kFloat8E5M2;
   if (isa<Float8E5M2FNUZType>(type))
-    return NarrowFormat{5, 2, 16, Specials::NegZeroNaN};
+    return &kFloat8E5M2FNUZ;
   if (isa<Float4E2M1FNType>(type))
-    return NarrowFormat{2, 1, 1, Specials::None};
-  return std::nullopt;
+    return &kFloat4E2M1FN;
+  return nullptr;
 }
 
 bool mla::isDecodableNarrowFloat(Type type) {
-  return getFormat(type).has_value();
+  return getFormat(type) != nullptr;
 }
 
 namespace {
@@ -91,9 +77,9 @@ static Value toI32(OpBuilder &b, Location loc, Value bits) {
 
 Value mla::decodeNarrowFloat(OpBuilder &b, Location loc, Value bits,
                              FloatType format) {
-  NarrowFormat fmt = *getFormat(format);
+  const FloatFormat &fmt = *getFormat(format);
   Bits k{b, loc};
-  unsigned width = 1 + fmt.expBits + fmt.manBits;
+  int width = fmt.width();
   Value x = k.band(toI32(b, loc, bits), (1 << width) - 1);
   Value sign = k.shl(k.shr(x, width - 1), 31);
   Value exp = k.band(k.shr(x, fmt.manBits), (1 << fmt.expBits) - 1);
@@ -105,7 +91,7 @@ Value mla::decodeNarrowFloat(OpBuilder &b, Location loc, Value bits,
   // Subnormal: man * 2^(1 - bias - manBits), exact in f32.
   Value subMagnitude = arith::MulFOp::create(
       b, loc, arith::UIToFPOp::create(b, loc, b.getF32Type(), man),
-      k.f(std::ldexp(1.0, 1 - fmt.bias - static_cast<int>(fmt.manBits))));
+      k.f(std::ldexp(1.0, 1 - fmt.bias - fmt.manBits)));
   Value subnormal = k.toF32(k.bor(
       sign, arith::BitcastOp::create(b, loc, b.getI32Type(), subMagnitude)));
   Value value = k.select(k.eq(exp, 0), subnormal, k.toF32(normal));
@@ -113,15 +99,15 @@ Value mla::decodeNarrowFloat(OpBuilder &b, Location loc, Value bits,
   Value nan = k.f(std::numeric_limits<double>::quiet_NaN());
   int expMax = (1 << fmt.expBits) - 1, manMax = (1 << fmt.manBits) - 1;
   switch (fmt.specials) {
-  case Specials::None:
+  case FloatSpecials::None:
     return value;
-  case Specials::AllOnesNaN:
+  case FloatSpecials::AllOnesNaN:
     return k.select(k.eq(k.band(x, (expMax << fmt.manBits) | manMax),
                          (expMax << fmt.manBits) | manMax),
                     nan, value);
-  case Specials::NegZeroNaN:
+  case FloatSpecials::NegZeroNaN:
     return k.select(k.eq(x, 1 << (width - 1)), nan, value);
-  case Specials::Ieee: {
+  case FloatSpecials::Ieee: {
     Value inf = k.toF32(k.bor(sign, k.c(0x7F800000)));
     Value special = k.select(k.eq(man, 0), inf, nan);
     return k.select(k.eq(exp, expMax), special, value);
