@@ -42,9 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // Grid rules and requirements read integer scalar arguments, never the
     // grid; evaluating them may fail, but only with an error.
     LaunchExprInputs inputs;
-    inputs.scalar = [](llvm::StringRef) -> std::optional<int64_t> {
-      return 7;
-    };
+    inputs.scalar = [](llvm::StringRef) -> std::optional<int64_t> { return 7; };
     auto checkRule = [&](const llvm::json::Value &rule) {
       std::string what;
       FUZZ_CHECK(validateLaunchExpr(rule, what), "invalid launch rule kept");

@@ -45,13 +45,13 @@ using namespace mlir;
 
 void mla::registerAllDialects(DialectRegistry &registry) {
   registry
-      .insert<tile::TileDialect, tilegpu::TileGPUDialect, affine::AffineDialect, arith::ArithDialect,
-              bufferization::BufferizationDialect, cf::ControlFlowDialect,
-              func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
-              linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
-              scf::SCFDialect, tensor::TensorDialect, amdgpu::AMDGPUDialect,
-              mlir::gpu::GPUDialect, NVVM::NVVMDialect, ROCDL::ROCDLDialect,
-              vector::VectorDialect>();
+      .insert<tile::TileDialect, tilegpu::TileGPUDialect, affine::AffineDialect,
+              arith::ArithDialect, bufferization::BufferizationDialect,
+              cf::ControlFlowDialect, func::FuncDialect, index::IndexDialect,
+              LLVM::LLVMDialect, linalg::LinalgDialect, math::MathDialect,
+              memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect,
+              amdgpu::AMDGPUDialect, mlir::gpu::GPUDialect, NVVM::NVVMDialect,
+              ROCDL::ROCDLDialect, vector::VectorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);

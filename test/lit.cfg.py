@@ -18,6 +18,7 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
 
 config.substitutions.append(("%examples", os.path.join(config.mla_src_root, "examples")))
+config.substitutions.append(("%src_root", config.mla_src_root))
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 # Reference values of the emulated AMD instructions, from shared/AMD.md's
 # formulas.
@@ -60,7 +61,8 @@ llvm_config.add_tool_substitutions(
 llvm_config.add_tool_substitutions(
     ["FileCheck", "count", "not", "ld.lld", "llvm-nm", "llvm-objcopy",
      "llvm-mc", "llvm-objdump", "llvm-readelf", "llvm-strings",
-     "llc", "mlir-opt", "mlir-translate"], [config.llvm_tools_dir])
+     "llc", "mlir-opt", "mlir-translate", "clang-format"],
+    [config.llvm_tools_dir])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mla_tools_dir, append_path=True)
 

@@ -461,10 +461,9 @@ static Error lowerCall(CallInst &call, const Entry &entry, uint32_t site,
   case Lowering::LdsExchange: {
     IRBuilder<> builder(&call);
     uint32_t flags = call.getAAMetadata() ? MLA_EMU_ACCESS_ALIAS_METADATA : 0;
-    Value *result =
-        calls.call(&call, entry.runtime,
-                   {call.getArgOperand(0), builder.getInt32(flags)},
-                   call.getType(), site);
+    Value *result = calls.call(&call, entry.runtime,
+                               {call.getArgOperand(0), builder.getInt32(flags)},
+                               call.getType(), site);
     result->takeName(&call);
     call.replaceAllUsesWith(result);
     return Error::success();

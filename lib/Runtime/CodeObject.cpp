@@ -36,7 +36,10 @@ constexpr uint32_t kSectionNoBits = 8;
 } // namespace
 
 bool isElfImage(const std::vector<char> &image) {
-  return image.size() >= 4 && std::memcmp(image.data(), "\x7F" "ELF", 4) == 0;
+  return image.size() >= 4 && std::memcmp(image.data(),
+                                          "\x7F"
+                                          "ELF",
+                                          4) == 0;
 }
 
 Status checkElfExtents(const std::vector<char> &image,
@@ -56,13 +59,13 @@ Status checkElfExtents(const std::vector<char> &image,
   uint16_t programCount = r.read<uint16_t>(56);
   uint16_t sectionEntryBytes = r.read<uint16_t>(58);
   uint16_t sectionCount = r.read<uint16_t>(60);
-  if (programCount && (programEntryBytes < 56 ||
-                       !r.holds(programOffset, programCount,
-                                programEntryBytes)))
+  if (programCount &&
+      (programEntryBytes < 56 ||
+       !r.holds(programOffset, programCount, programEntryBytes)))
     return fail("its program headers lie past its end (truncated?)");
-  if (sectionCount && (sectionEntryBytes < 64 ||
-                       !r.holds(sectionOffset, sectionCount,
-                                sectionEntryBytes)))
+  if (sectionCount &&
+      (sectionEntryBytes < 64 ||
+       !r.holds(sectionOffset, sectionCount, sectionEntryBytes)))
     return fail("its section headers lie past its end (truncated?)");
   for (uint16_t i = 0; i < programCount; ++i) {
     uint64_t entry = programOffset + uint64_t(i) * programEntryBytes;

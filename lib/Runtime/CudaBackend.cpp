@@ -108,11 +108,14 @@ public:
   const char *callName(DriverCall call) const override {
     // In DriverCall's order.
     static const char *const names[] = {
-        "cuMemAlloc", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuModuleLoadDataEx",
-        "cuModuleGetFunction", "cuModuleGetGlobal", "cuLaunchKernel",
-        "cuCtxSynchronize", "cuEventCreate", "cuEventRecord",
-        "cuEventSynchronize", "cuEventElapsedTime", "cuMemHostAlloc",
-        "cuMemHostGetDevicePointer", "cuStreamWaitValue32",
+        "cuMemAlloc",          "cuMemcpyHtoD",
+        "cuMemcpyDtoH",        "cuModuleLoadDataEx",
+        "cuModuleGetFunction", "cuModuleGetGlobal",
+        "cuLaunchKernel",      "cuCtxSynchronize",
+        "cuEventCreate",       "cuEventRecord",
+        "cuEventSynchronize",  "cuEventElapsedTime",
+        "cuMemHostAlloc",      "cuMemHostGetDevicePointer",
+        "cuStreamWaitValue32",
     };
     static_assert(std::size(names) == kDriverCalls);
     return names[static_cast<int>(call)];
@@ -154,9 +157,9 @@ public:
     // cubin (ELF) and fatbinary images go in as they are; anything else is
     // PTX text, which the driver wants NUL-terminated.
     static const unsigned char kFatbinMagic[4] = {0x50, 0xED, 0x55, 0xBA};
-    bool binary = isElfImage(image) ||
-                  (image.size() >= 4 &&
-                   std::memcmp(image.data(), kFatbinMagic, 4) == 0);
+    bool binary =
+        isElfImage(image) ||
+        (image.size() >= 4 && std::memcmp(image.data(), kFatbinMagic, 4) == 0);
     if (!binary)
       image.push_back('\0');
     char log[4096] = {0};
@@ -304,8 +307,9 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend) {
   if (result == kCudaErrorNoDevice || (result == kCudaSuccess && count == 0))
     return Status::failure("--target cuda", "no NVIDIA GPU found");
   if (result != kCudaSuccess)
-    return Status::failure("--target cuda", "no usable NVIDIA GPU (cuInit: " +
-                                                describeResult(api, result) + ")");
+    return Status::failure(
+        "--target cuda",
+        "no usable NVIDIA GPU (cuInit: " + describeResult(api, result) + ")");
   CuDevice device = 0;
   CuContext context = nullptr;
   int multiprocessors = 0;
@@ -321,8 +325,8 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend) {
       api.primaryCtxRelease(device);
   }
   if (result != kCudaSuccess)
-    return Status::failure("--target cuda",
-                           "cannot open device 0: " + describeResult(api, result));
+    return Status::failure("--target cuda", "cannot open device 0: " +
+                                                describeResult(api, result));
   backend = createDriverBackend(std::make_unique<CudaDriver>(
       std::move(library), api, device, multiprocessors));
   return Status::success();

@@ -40,15 +40,15 @@ Status planCapacity(int64_t batch, int64_t totalQ, int64_t totalKv,
   if (options.mode != PlanMode::Balanced)
     tokenRanges = std::min(tokenRanges, totalQ * (totalKv / chunkRows + 1));
   // Row blocks of all sequences: ceil(q * H / rows) each.
-  int64_t blocks = std::min(
-      totalQ * tokenBlocks,
-      (totalQ * heads + seqs * (options.blockRows - 1)) / options.blockRows);
+  int64_t blocks = std::min(totalQ * tokenBlocks,
+                            (totalQ * heads + seqs * (options.blockRows - 1)) /
+                                options.blockRows);
   PlanCapacity result;
   result.workItems = std::min(splits * blocks, tokenBlocks * tokenRanges);
-  result.combineItems = std::min(
-      totalQ * ceilDiv(heads, options.combineBlockRows),
-      (totalQ * heads + seqs * (options.combineBlockRows - 1)) /
-          options.combineBlockRows);
+  result.combineItems =
+      std::min(totalQ * ceilDiv(heads, options.combineBlockRows),
+               (totalQ * heads + seqs * (options.combineBlockRows - 1)) /
+                   options.combineBlockRows);
   result.partRows = heads * tokenRanges;
   // work_indptr has one entry more than the work items.
   if (result.workItems >= INT32_MAX || result.combineItems > INT32_MAX ||
@@ -89,9 +89,12 @@ enum class PlanArg {
 } // namespace
 
 static constexpr std::array<const char *, size_t(PlanArg::NumArgs)> kArgNames =
-    {"qo_indptr",     "kv_indptr",        "work",       "work_indptr",
-     "combine",       "batch",            "heads",      "kv_tile",
-     "block_rows",    "combine_block_rows", "max_splits", "parallelism",
+    {"qo_indptr",     "kv_indptr",
+     "work",          "work_indptr",
+     "combine",       "batch",
+     "heads",         "kv_tile",
+     "block_rows",    "combine_block_rows",
+     "max_splits",    "parallelism",
      "work_capacity", "combine_capacity"};
 
 static bool isPointerArg(PlanArg arg) { return arg <= PlanArg::Combine; }
@@ -108,9 +111,9 @@ Status selectPlanKernel(const Manifest &manifest, const KernelInfo *&kernel) {
     if (candidate.role != kPlanRole)
       continue;
     if (kernel)
-      return Status::failure(manifest.path,
-                             "kernels '" + kernel->symbol + "' and '" +
-                                 candidate.symbol + "' are both mla.plan");
+      return Status::failure(manifest.path, "kernels '" + kernel->symbol +
+                                                "' and '" + candidate.symbol +
+                                                "' are both mla.plan");
     kernel = &candidate;
   }
   if (!kernel)
@@ -134,9 +137,10 @@ Status selectPlanKernel(const Manifest &manifest, const KernelInfo *&kernel) {
   }
   for (size_t i = 0; i < seen.size(); ++i)
     if (!seen[i])
-      return Status::failure(kernel->location,
-                             "kernel '" + kernel->symbol + "': mla.plan has "
-                                 "no '" + kArgNames[i] + "' argument");
+      return Status::failure(kernel->location, "kernel '" + kernel->symbol +
+                                                   "': mla.plan has "
+                                                   "no '" +
+                                                   kArgNames[i] + "' argument");
   return Status::success();
 }
 
@@ -175,10 +179,20 @@ Status planOnDevice(Backend &backend, const KernelInfo &kernel,
     return s;
 
   const std::array<int64_t, size_t(PlanArg::NumArgs)> scalars = {
-      0, 0, 0, 0, 0, batch, options.heads, options.kvTile, options.blockRows,
-      options.combineBlockRows, options.maxSplits,
+      0,
+      0,
+      0,
+      0,
+      0,
+      batch,
+      options.heads,
+      options.kvTile,
+      options.blockRows,
+      options.combineBlockRows,
+      options.maxSplits,
       options.mode == PlanMode::Balanced ? options.parallelism : 0,
-      capacity.workItems, capacity.combineItems};
+      capacity.workItems,
+      capacity.combineItems};
   union Slot {
     void *pointer;
     int32_t i32;
@@ -201,43 +215,42 @@ Status planOnDevice(Backend &backend, const KernelInfo &kernel,
   LaunchPlan result;
   result.mode = options.mode;
   result.workIndptr.resize(capacity.workItems + 1);
-  if (Status s = backend.copyToHost(result.workIndptr.data(),
-                                    buffer(PlanArg::WorkIndptr).get(),
-                                    bytes[3]))
+  if (Status s =
+          backend.copyToHost(result.workIndptr.data(),
+                             buffer(PlanArg::WorkIndptr).get(), bytes[3]))
     return s;
   int32_t items = result.workIndptr.back();
   if (items < 0 || items > capacity.workItems)
-    return Status::failure(kernel.location,
-                           formatString("kernel '%s' planned %d work items, "
-                                        "outside its capacity %lld",
-                                        kernel.symbol.c_str(), items,
-                                        static_cast<long long>(
-                                            capacity.workItems)));
+    return Status::failure(
+        kernel.location,
+        formatString("kernel '%s' planned %d work items, "
+                     "outside its capacity %lld",
+                     kernel.symbol.c_str(), items,
+                     static_cast<long long>(capacity.workItems)));
   result.items.resize(items);
   if (items)
-    if (Status s = backend.copyToHost(result.items.data(),
-                                      buffer(PlanArg::Work).get(),
-                                      items * sizeof(WorkItem)))
+    if (Status s =
+            backend.copyToHost(result.items.data(), buffer(PlanArg::Work).get(),
+                               items * sizeof(WorkItem)))
       return s;
   result.combineItems.resize(capacity.combineItems);
   if (capacity.combineItems)
     if (Status s = backend.copyToHost(result.combineItems.data(),
-                                      buffer(PlanArg::Combine).get(),
-                                      bytes[4]))
+                                      buffer(PlanArg::Combine).get(), bytes[4]))
       return s;
   result.partRows = capacity.partRows;
   for (const WorkItem &item : result.items)
-    result.maxSplitsUsed = std::max<int64_t>(result.maxSplitsUsed,
-                                             item.numSplits);
+    result.maxSplitsUsed =
+        std::max<int64_t>(result.maxSplitsUsed, item.numSplits);
   plan = std::move(result);
   return Status::success();
 }
 
 /// "seq=1 kv=[0, 64) split=0/2 row=0 part=3" for messages.
 static std::string describe(const WorkItem &item) {
-  return formatString("seq=%d kv=[%d, %d) split=%d/%d row=%d part=%d",
-                      item.seq, item.kvBegin, item.kvEnd, item.split,
-                      item.numSplits, item.rowBegin, item.partRow);
+  return formatString("seq=%d kv=[%d, %d) split=%d/%d row=%d part=%d", item.seq,
+                      item.kvBegin, item.kvEnd, item.split, item.numSplits,
+                      item.rowBegin, item.partRow);
 }
 
 static std::string describe(const CombineItem &item) {
@@ -262,8 +275,7 @@ Status compareWithHostPlan(const LaunchPlan &device, const LaunchPlan &host) {
     return differ("work_indptr is shorter than the host plan's");
   int32_t total = static_cast<int32_t>(host.items.size());
   for (size_t p = 0; p < device.workIndptr.size(); ++p) {
-    int32_t expected =
-        p < host.workIndptr.size() ? host.workIndptr[p] : total;
+    int32_t expected = p < host.workIndptr.size() ? host.workIndptr[p] : total;
     if (device.workIndptr[p] != expected)
       return differ(formatString("work_indptr[%zu] is %d, expected %d", p,
                                  device.workIndptr[p], expected));

@@ -71,8 +71,7 @@ public:
                  DriverCall::CopyToHost);
   }
 
-  Status loadModule(const std::string &path,
-                    const Manifest &manifest) override;
+  Status loadModule(const std::string &path, const Manifest &manifest) override;
 
   Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
                 void **args) override {
@@ -91,10 +90,9 @@ public:
         static_cast<unsigned>(kernel.dynamicLdsBytes), args);
     if (status == 0)
       return Status::success();
-    return Status::failure(subject(), std::string(driver->callName(
-                                          DriverCall::Launch)) +
-                                          "(" + kernel.symbol +
-                                          "): " + driver->describe(status));
+    return Status::failure(
+        subject(), std::string(driver->callName(DriverCall::Launch)) + "(" +
+                       kernel.symbol + "): " + driver->describe(status));
   }
 
   Status synchronize() override {
@@ -104,8 +102,8 @@ public:
   Status startTimer() override {
     for (void **event : {&startEvent, &stopEvent})
       if (!*event)
-        if (Status s = check(driver->createEvent(*event),
-                             DriverCall::CreateEvent))
+        if (Status s =
+                check(driver->createEvent(*event), DriverCall::CreateEvent))
           return s;
     return check(driver->recordEvent(startEvent), DriverCall::RecordEvent);
   }
@@ -118,9 +116,9 @@ public:
     if (Status s = check(driver->synchronizeEvent(stopEvent),
                          DriverCall::SynchronizeEvent))
       return s;
-    if (Status s = check(driver->elapsedTime(startEvent, stopEvent,
-                                             milliseconds),
-                         DriverCall::ElapsedTime))
+    if (Status s =
+            check(driver->elapsedTime(startEvent, stopEvent, milliseconds),
+                  DriverCall::ElapsedTime))
       return s;
     microseconds = 1000.0 * milliseconds;
     return Status::success();
@@ -173,18 +171,17 @@ Status DriverBackend::loadModule(const std::string &path,
   void *loaded = nullptr;
   std::string detail;
   if (DriverStatus status = driver->loadModule(image, loaded, detail))
-    return Status::failure(path,
-                           std::string(driver->callName(
-                               DriverCall::LoadModule)) +
-                               ": " + driver->describe(status) + detail);
+    return Status::failure(
+        path, std::string(driver->callName(DriverCall::LoadModule)) + ": " +
+                  driver->describe(status) + detail);
   std::unordered_map<std::string, void *> resolved;
   for (const KernelInfo &kernel : manifest.kernels) {
     void *function = nullptr;
     if (DriverStatus status = driver->getFunction(loaded, kernel, function)) {
       driver->unloadModule(loaded);
       return Status::failure(
-          path, "kernel '" + kernel.symbol + "': " +
-                    driver->callName(DriverCall::GetFunction) + ": " +
+          path, "kernel '" + kernel.symbol +
+                    "': " + driver->callName(DriverCall::GetFunction) + ": " +
                     driver->describe(status));
     }
     resolved[kernel.symbol] = function;
@@ -210,10 +207,9 @@ Status DriverBackend::checkRecord(void *loaded, const std::string &path,
   if (status != 0 && driver->isNotFound(status))
     return missingAbiRecord(path);
   if (status != 0)
-    return Status::failure(path,
-                           std::string(driver->callName(
-                               DriverCall::GetGlobal)) +
-                               ": " + driver->describe(status));
+    return Status::failure(
+        path, std::string(driver->callName(DriverCall::GetGlobal)) + ": " +
+                  driver->describe(status));
   if (bytes == 0 || bytes > kMaxAbiRecordBytes)
     return Status::failure(path,
                            formatString("ABI record of %zu bytes", bytes));
@@ -250,16 +246,16 @@ Status DriverBackend::timeQueued(int64_t iterations,
   for (int64_t done = 0; done < iterations;) {
     int64_t calls = std::min(kQueuedCalls, iterations - done);
     __atomic_store_n(gate, 0u, __ATOMIC_SEQ_CST);
-    if (Status s = check(driver->waitValue(deviceGate, 1),
-                         DriverCall::WaitValue))
+    if (Status s =
+            check(driver->waitValue(deviceGate, 1), DriverCall::WaitValue))
       return s;
     Status queued =
         check(driver->recordEvent(marks[0]), DriverCall::RecordEvent);
     for (int64_t i = 0; i < calls && queued.ok(); ++i) {
       queued = enqueue();
       if (queued.ok())
-        queued = check(driver->recordEvent(marks[i + 1]),
-                       DriverCall::RecordEvent);
+        queued =
+            check(driver->recordEvent(marks[i + 1]), DriverCall::RecordEvent);
     }
     // Released even after a failure, so that the stream can drain.
     __atomic_store_n(gate, 1u, __ATOMIC_SEQ_CST);
@@ -270,9 +266,9 @@ Status DriverBackend::timeQueued(int64_t iterations,
       return s;
     for (int64_t i = 0; i < calls; ++i) {
       float milliseconds = 0;
-      if (Status s = check(driver->elapsedTime(marks[i], marks[i + 1],
-                                               milliseconds),
-                           DriverCall::ElapsedTime))
+      if (Status s =
+              check(driver->elapsedTime(marks[i], marks[i + 1], milliseconds),
+                    DriverCall::ElapsedTime))
         return s;
       microseconds.push_back(1000.0 * milliseconds);
     }

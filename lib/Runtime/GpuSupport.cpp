@@ -39,9 +39,9 @@ Status readBinaryFile(const std::string &path, std::vector<char> &bytes) {
   while ((got = std::fread(buffer, 1, sizeof(buffer), file)) > 0) {
     if (contents.size() + got > kMaxModuleBytes) {
       std::fclose(file);
-      return Status::failure(
-          path, formatString("larger than %zu MiB; not a module",
-                             kMaxModuleBytes >> 20));
+      return Status::failure(path,
+                             formatString("larger than %zu MiB; not a module",
+                                          kMaxModuleBytes >> 20));
     }
     contents.insert(contents.end(), buffer, buffer + got);
   }

@@ -30,7 +30,6 @@ constexpr int kHipMemcpyDeviceToHost = 2;
 constexpr unsigned kHipHostMallocMapped = 0x2;
 constexpr unsigned kHipStreamWaitValueGte = 0x0;
 
-
 /// The HIP entry points the backend calls.
 struct HipApi {
   HipError (*init)(unsigned);
@@ -56,8 +55,8 @@ struct HipApi {
   HipError (*hostGetDevicePointer)(void **, void *, unsigned);
   HipError (*streamWaitValue32)(HipStream, void *, uint32_t, unsigned,
                                 uint32_t);
-  HipError (*occupancyMaxActiveBlocksPerMultiprocessor)(int *, HipFunction,
-                                                        int, size_t);
+  HipError (*occupancyMaxActiveBlocksPerMultiprocessor)(int *, HipFunction, int,
+                                                        size_t);
   const char *(*getErrorString)(HipError);
 };
 
@@ -90,11 +89,21 @@ public:
   const char *callName(DriverCall call) const override {
     // In DriverCall's order.
     static const char *const names[] = {
-        "hipMalloc", "hipMemcpy", "hipMemcpy", "hipModuleLoadData",
-        "hipModuleGetFunction", "hipModuleGetGlobal", "hipModuleLaunchKernel",
-        "hipDeviceSynchronize", "hipEventCreate", "hipEventRecord",
-        "hipEventSynchronize", "hipEventElapsedTime", "hipHostMalloc",
-        "hipHostGetDevicePointer", "hipStreamWaitValue32",
+        "hipMalloc",
+        "hipMemcpy",
+        "hipMemcpy",
+        "hipModuleLoadData",
+        "hipModuleGetFunction",
+        "hipModuleGetGlobal",
+        "hipModuleLaunchKernel",
+        "hipDeviceSynchronize",
+        "hipEventCreate",
+        "hipEventRecord",
+        "hipEventSynchronize",
+        "hipEventElapsedTime",
+        "hipHostMalloc",
+        "hipHostGetDevicePointer",
+        "hipStreamWaitValue32",
     };
     static_assert(std::size(names) == kDriverCalls);
     return names[static_cast<int>(call)];
@@ -154,9 +163,9 @@ public:
   DriverStatus launch(void *function, const std::array<unsigned, 3> &grid,
                       const std::array<unsigned, 3> &block,
                       unsigned sharedBytes, void **args) override {
-    return api.moduleLaunchKernel(function, grid[0], grid[1], grid[2],
-                                  block[0], block[1], block[2], sharedBytes,
-                                  nullptr, args, nullptr);
+    return api.moduleLaunchKernel(function, grid[0], grid[1], grid[2], block[0],
+                                  block[1], block[2], sharedBytes, nullptr,
+                                  args, nullptr);
   }
   DriverStatus synchronize() override { return api.deviceSynchronize(); }
 
@@ -182,8 +191,8 @@ public:
     return api.hostGetDevicePointer(&device, host, 0);
   }
   DriverStatus waitValue(void *device, uint32_t value) override {
-    return api.streamWaitValue32(nullptr, device, value,
-                                 kHipStreamWaitValueGte, 0xFFFFFFFFu);
+    return api.streamWaitValue32(nullptr, device, value, kHipStreamWaitValueGte,
+                                 0xFFFFFFFFu);
   }
 
 private:
@@ -245,7 +254,8 @@ Status createHipBackend(std::unique_ptr<Backend> &backend) {
                             api.getErrorString(error) + ")");
   if (count == 0)
     return Status::failure("--target hip", "no AMD GPU found");
-  backend = createDriverBackend(std::make_unique<HipDriver>(std::move(library), api));
+  backend =
+      createDriverBackend(std::make_unique<HipDriver>(std::move(library), api));
   return Status::success();
 }
 

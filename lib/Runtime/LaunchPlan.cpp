@@ -81,8 +81,7 @@ static Cuts evenCuts(const Sequence &seq, int64_t chunkTiles, bool roundDown,
 
 /// Bytes one KV tile of `lane` costs its programs: every row block reads it.
 static double tileCost(const Lane &lane, const PlanOptions &options) {
-  return static_cast<double>(lane.blocks) * options.kvTile *
-         options.kvRowBytes;
+  return static_cast<double>(lane.blocks) * options.kvTile * options.kvRowBytes;
 }
 
 /// Bytes a range of `lane` costs besides its tiles: a program's latency per
@@ -157,8 +156,7 @@ static int64_t cutIntoShares(const std::vector<Lane> &lanes,
 /// whose greedy cut needs at most `parallelism` programs, into each lane's
 /// `cuts`. `programStarts` gets, per program, the index of its first range
 /// in batch order.
-static void throughputCuts(std::vector<Lane> &lanes,
-                           const PlanOptions &options,
+static void throughputCuts(std::vector<Lane> &lanes, const PlanOptions &options,
                            std::vector<int64_t> &programStarts) {
   double total = 0;
   for (const Lane &lane : lanes)
@@ -218,13 +216,13 @@ static void appendCombineItems(const Lane &lane, int64_t splits,
                                std::vector<CombineItem> &items) {
   int64_t end = lane.rowBegin + lane.rows;
   for (int64_t row = lane.rowBegin; row < end; row += options.combineBlockRows)
-    items.push_back({static_cast<int32_t>(partBase + row),
-                     static_cast<int32_t>(outBase + row),
-                     static_cast<int32_t>(
-                         std::min(options.combineBlockRows, end - row)),
-                     static_cast<int32_t>(splits),
-                     static_cast<int32_t>(lane.seq->rows),
-                     {0, 0, 0}});
+    items.push_back(
+        {static_cast<int32_t>(partBase + row),
+         static_cast<int32_t>(outBase + row),
+         static_cast<int32_t>(std::min(options.combineBlockRows, end - row)),
+         static_cast<int32_t>(splits),
+         static_cast<int32_t>(lane.seq->rows),
+         {0, 0, 0}});
 }
 
 /// Sorts work items longest range first, then by sequence, split and row
@@ -346,10 +344,13 @@ Status planSplitKv(const std::vector<int32_t> &qoIndptr,
                            "heads)");
   std::vector<Sequence> sequences;
   for (int32_t b = 0; b < batch; ++b) {
-    Sequence seq{
-        b, kvIndptr[b], kvIndptr[b + 1] - kvIndptr[b],
-        static_cast<int64_t>(qoIndptr[b + 1] - qoIndptr[b]) * opts.heads, 0,
-        0};
+    Sequence seq{b,
+                 kvIndptr[b],
+                 kvIndptr[b + 1] - kvIndptr[b],
+                 static_cast<int64_t>(qoIndptr[b + 1] - qoIndptr[b]) *
+                     opts.heads,
+                 0,
+                 0};
     seq.tiles = ceilDiv(seq.kvLen, opts.kvTile);
     seq.blocks = ceilDiv(seq.rows, opts.blockRows);
     sequences.push_back(seq);

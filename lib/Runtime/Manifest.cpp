@@ -1,8 +1,8 @@
 //===- Manifest.cpp - Module manifests (docs/ABI.md) ----------------------===//
 
 #include "mla/Runtime/Manifest.h"
-#include "mla/Runtime/LaunchExpr.h"
 #include "mla/Runtime/Json.h"
+#include "mla/Runtime/LaunchExpr.h"
 #include "mla/Runtime/RegularFile.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -281,9 +281,9 @@ Status ManifestValidator::validateLaunch(const llvm::json::Object &json,
   for (size_t i = 0; requirements && i < requirements->getAsArray()->size();
        ++i) {
     const Value &condition = (*requirements->getAsArray())[i];
-    if (Status s = launchRule(condition,
-                              formatString("%s.requires[%zu]", field.c_str(), i),
-                              kernel))
+    if (Status s = launchRule(
+            condition, formatString("%s.requires[%zu]", field.c_str(), i),
+            kernel))
       return s;
     kernel.requirements.push_back(condition);
   }

@@ -281,13 +281,13 @@ Status selectMlaKernels(const Manifest &manifest, KvDType kvDType,
                         int64_t heads, int64_t queryRows, MlaKernels &kernels) {
   MlaKernels result;
   MlaLaunchKeys partialKeys, combineKeys;
-  if (Status s = selectKernel(manifest, kPartialRole, kvDType, heads,
-                              queryRows, /*requireDType=*/true, result.partial,
-                              partialKeys))
+  if (Status s =
+          selectKernel(manifest, kPartialRole, kvDType, heads, queryRows,
+                       /*requireDType=*/true, result.partial, partialKeys))
     return s;
-  if (Status s = selectKernel(manifest, kCombineRole, kvDType, heads,
-                              queryRows, /*requireDType=*/false,
-                              result.combine, combineKeys))
+  if (Status s =
+          selectKernel(manifest, kCombineRole, kvDType, heads, queryRows,
+                       /*requireDType=*/false, result.combine, combineKeys))
     return s;
   if (Status s = requireKey(*result.partial, "kv_tile",
                             partialKeys.kvTile.has_value()))
@@ -412,8 +412,7 @@ Status MlaDriver::materialize(MlaArg arg) {
   return Status::success();
 }
 
-void MlaDriver::hostData(MlaArg arg, const void *&source,
-                         size_t &bytes) const {
+void MlaDriver::hostData(MlaArg arg, const void *&source, size_t &bytes) const {
   source = nullptr;
   bytes = 0;
   switch (arg) {
@@ -635,9 +634,8 @@ Status MlaDriver::benchmark(int64_t warmup, int64_t iterations,
       [&] { return launchBoth(); }, medianMicroseconds, copies);
 }
 
-Status MlaDriver::benchmarkWholeCall(const PlanOptions &options,
-                                     int64_t warmup, int64_t iterations,
-                                     size_t rotationBytes,
+Status MlaDriver::benchmarkWholeCall(const PlanOptions &options, int64_t warmup,
+                                     int64_t iterations, size_t rotationBytes,
                                      double &medianMicroseconds) {
   int64_t copies = 0;
   return timeCalls(

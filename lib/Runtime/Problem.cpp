@@ -467,10 +467,10 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
                                "bf16 bits for --kv-dtype bf16"))
       return s;
   } else {
-    std::string role = kvDType == KvDType::MXFP4
-                           ? std::string("packed fp4 for --kv-dtype mxfp4")
-                           : std::string("fp8 bytes for --kv-dtype ") +
-                                 kvDTypeName(kvDType);
+    std::string role =
+        kvDType == KvDType::MXFP4
+            ? std::string("packed fp4 for --kv-dtype mxfp4")
+            : std::string("fp8 bytes for --kv-dtype ") + kvDTypeName(kvDType);
     if (Status s = expectDType(kv, kvPath, {NpyDType::UInt8, NpyDType::Int8},
                                role.c_str()))
       return s;

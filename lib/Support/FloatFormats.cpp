@@ -76,7 +76,8 @@ static uint32_t nanCode(const FloatFormat &format, uint32_t sign) {
     return sign << (width - 1) | all;
   case FloatSpecials::Ieee:
     // A quiet NaN: the all-ones exponent and the top mantissa bit.
-    return sign << (width - 1) | ((1u << format.expBits) - 1) << format.manBits |
+    return sign << (width - 1) |
+           ((1u << format.expBits) - 1) << format.manBits |
            1u << (format.manBits - 1);
   }
   return all;
@@ -104,8 +105,8 @@ uint32_t mla::encodeFloat(const FloatFormat &format, double value,
     } else if (rounded != 0) {
       int e = std::ilogb(rounded);
       if (e < minExp)
-        code = static_cast<uint32_t>(
-            std::ldexp(rounded, format.manBits - minExp));
+        code =
+            static_cast<uint32_t>(std::ldexp(rounded, format.manBits - minExp));
       else
         code = uint32_t(e + format.bias) << format.manBits |
                (static_cast<uint32_t>(std::ldexp(rounded, format.manBits - e)) -

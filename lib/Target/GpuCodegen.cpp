@@ -30,8 +30,7 @@ mla::translateGpuKernels(ModuleOp module, llvm::LLVMContext &context,
   for (Operation &op : gpuModules.front().getBody()->without_terminator()) {
     b.clone(op);
     if (op.hasAttr("rocdl.kernel") || op.hasAttr("nvvm.kernel"))
-      kernels.push_back(
-          cast<SymbolOpInterface>(op).getName().str());
+      kernels.push_back(cast<SymbolOpInterface>(op).getName().str());
   }
   return translateToLLVM(*device, context, machine, kernels);
 }

@@ -13,9 +13,9 @@ using namespace mla;
 /// Creates a new file named after `model` (its `%` random), registered for
 /// removal on the signals that end the process before it exists: an
 /// interrupt right after the file appears still removes it.
-static std::error_code createRemovedOnSignal(const llvm::Twine &model,
-                                             int &fd,
-                                             llvm::SmallVectorImpl<char> &path) {
+static std::error_code
+createRemovedOnSignal(const llvm::Twine &model, int &fd,
+                      llvm::SmallVectorImpl<char> &path) {
   namespace fs = llvm::sys::fs;
   std::error_code ec;
   for (int attempt = 0; attempt < 128; ++attempt) {

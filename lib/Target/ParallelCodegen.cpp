@@ -22,8 +22,8 @@ static llvm::SmallString<0> extractKernel(const llvm::Module &module,
                                           ArrayRef<std::string> kernels,
                                           StringRef kernel, bool withShared) {
   llvm::ValueToValueMapTy mapping;
-  std::unique_ptr<llvm::Module> part = llvm::CloneModule(
-      module, mapping, [&](const llvm::GlobalValue *value) {
+  std::unique_ptr<llvm::Module> part =
+      llvm::CloneModule(module, mapping, [&](const llvm::GlobalValue *value) {
         if (llvm::is_contained(kernels, value->getName()))
           return value->getName() == kernel;
         return withShared || value->hasLocalLinkage();
@@ -45,12 +45,13 @@ static llvm::SmallString<0> extractKernel(const llvm::Module &module,
 
 /// Parses `bitcode` into a context of its own, optimizes it and writes its
 /// object into `object`.
-static LogicalResult compilePart(StringRef bitcode, llvm::TargetMachine &machine,
+static LogicalResult compilePart(StringRef bitcode,
+                                 llvm::TargetMachine &machine,
                                  llvm::SmallString<0> &object,
                                  std::string &error) {
   llvm::LLVMContext context;
-  llvm::Expected<std::unique_ptr<llvm::Module>> part = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(bitcode, "kernel"), context);
+  llvm::Expected<std::unique_ptr<llvm::Module>> part =
+      llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "kernel"), context);
   if (!part) {
     error = llvm::toString(part.takeError());
     return failure();
@@ -58,16 +59,14 @@ static LogicalResult compilePart(StringRef bitcode, llvm::TargetMachine &machine
   if (failed(optimizeModule(**part, machine, error)))
     return failure();
   llvm::raw_svector_ostream os(object);
-  return emitMachineCode(**part, machine, llvm::CodeGenFileType::ObjectFile,
-                         os, error);
+  return emitMachineCode(**part, machine, llvm::CodeGenFileType::ObjectFile, os,
+                         error);
 }
 
-LogicalResult mla::compileKernelsApart(const TargetBackend &backend,
-                                       const llvm::Module &module,
-                                       ArrayRef<std::string> kernels,
-                                       unsigned jobs,
-                                       std::vector<llvm::SmallString<0>> &objects,
-                                       std::string &error) {
+LogicalResult mla::compileKernelsApart(
+    const TargetBackend &backend, const llvm::Module &module,
+    ArrayRef<std::string> kernels, unsigned jobs,
+    std::vector<llvm::SmallString<0>> &objects, std::string &error) {
   size_t count = kernels.size();
   if (count == 0) {
     error = "the program has no kernels";
@@ -93,8 +92,8 @@ LogicalResult mla::compileKernelsApart(const TargetBackend &backend,
     llvm::DefaultThreadPool pool(threads);
     for (size_t i = 0; i < count; ++i)
       pool.async([&, i] {
-        if (failed(compilePart(bitcode[i], *machines[i], objects[i],
-                               errors[i])) &&
+        if (failed(
+                compilePart(bitcode[i], *machines[i], objects[i], errors[i])) &&
             errors[i].empty())
           errors[i] = "compilation failed";
       });

@@ -40,9 +40,9 @@ static int fail(const llvm::Twine &message) {
 /// one per line, each line starting with `indent`.
 static std::string pythonBlob(llvm::StringRef bytes, llvm::StringRef indent) {
   llvm::SmallVector<uint8_t> compressed;
-  llvm::compression::zlib::compress(llvm::arrayRefFromStringRef(bytes),
-                                    compressed,
-                                    llvm::compression::zlib::BestSizeCompression);
+  llvm::compression::zlib::compress(
+      llvm::arrayRefFromStringRef(bytes), compressed,
+      llvm::compression::zlib::BestSizeCompression);
   std::string encoded = llvm::encodeBase64(compressed);
   std::string text;
   constexpr size_t kLine = 76;
@@ -96,9 +96,8 @@ static void replace(std::string &text, llvm::StringRef placeholder,
     text.replace(at, placeholder.size(), value.str());
 }
 
-int mla::writeSubmission(llvm::StringRef outputPath,
-                         llvm::StringRef binaryPath, llvm::StringRef source,
-                         llvm::StringRef target) {
+int mla::writeSubmission(llvm::StringRef outputPath, llvm::StringRef binaryPath,
+                         llvm::StringRef source, llvm::StringRef target) {
   if (!llvm::compression::zlib::isAvailable())
     return fail("--emit=submission: this build of LLVM has no zlib");
   auto binary = llvm::MemoryBuffer::getFile(binaryPath, /*IsText=*/false,

@@ -1,7 +1,8 @@
 //===- mla-compile.cpp - Compile tile programs to loadable binaries -------===//
 //
 //   mla-compile FILE.mlir --target=host -o OUT.so
-//   [--emit=mlir|llvm|asm|obj|bin|submission] [--instances=KERNEL:PARAM=V1,V2...]
+//   [--emit=mlir|llvm|asm|obj|bin|submission]
+//   [--instances=KERNEL:PARAM=V1,V2...]
 //   [--jobs=N]
 //
 // writes OUT (and, for --emit=bin, the manifest OUT.json of docs/ABI.md;
@@ -128,11 +129,11 @@ static std::string checkCommandLine(const TargetBackend *&backend) {
   if (!refusal.empty()) {
     // --emit's values are listed in EmitStage's order.
     std::string stage =
-        "--emit=" +
-        emit.getParser().getOption(static_cast<unsigned>(emit.getValue())).str();
+        "--emit=" + emit.getParser()
+                        .getOption(static_cast<unsigned>(emit.getValue()))
+                        .str();
     if (emit == EmitStage::Submission)
-      refusal += "; a submission runs on " +
-                 listTargets(EmitStage::Submission);
+      refusal += "; a submission runs on " + listTargets(EmitStage::Submission);
     return stage + ": " + refusal;
   }
   if (emit == EmitStage::Bin && outputFile == "-")
@@ -205,8 +206,8 @@ int main(int argc, char **argv) {
       llvm::sys::fs::remove_directories(scratch);
   });
   if (emit == EmitStage::Submission) {
-    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
-            "mla-submission", scratch))
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("mla-submission", scratch))
       return fail("creating a scratch directory: " + ec.message());
     submissionFile = outputFile;
     llvm::SmallString<128> binary(scratch);
@@ -284,13 +285,12 @@ int main(int argc, char **argv) {
   TimingScope codegenTiming =
       rootTiming.nest("LLVM optimization, code generation and output");
   if (emit != EmitStage::Bin && emit != EmitStage::Submission) {
-    if (failed(backend->prepareForEmit(*llvmModule, *machine, manifest,
-                                       error)))
+    if (failed(backend->prepareForEmit(*llvmModule, *machine, manifest, error)))
       return fail(error);
     return writeStage(*llvmModule, *machine);
   }
-  BinaryJob job{*module, *llvmModule, *machine, kernels,
-                std::move(manifest), outputFile, jobs};
+  BinaryJob job{*module,    *llvmModule, *machine, kernels, std::move(manifest),
+                outputFile, jobs};
   if (failed(backend->writeBinary(job, error)))
     return fail(error);
   if (submissionFile.empty())

@@ -71,17 +71,17 @@ static IntegerFlag
               cl::value_desc("B"), cl::init(1),
               cl::cat(generatedInputsCategory));
 static IntegerFlag kvLenFlag("kv-len", cl::desc("KV rows per sequence"),
-                                  cl::value_desc("L"),
-                                  cl::cat(generatedInputsCategory));
+                             cl::value_desc("L"),
+                             cl::cat(generatedInputsCategory));
 static IntegerListFlag
     kvLensFlag("kv-lens",
                cl::desc("one KV length per sequence (batch = their count)"),
                cl::value_desc("L1,L2,..."), cl::CommaSeparated,
                cl::cat(generatedInputsCategory));
-static IntegerFlag
-    qLenFlag("q-len", cl::desc("queries per sequence, 1..4 (default 1)"),
-             cl::value_desc("Q"), cl::init(1),
-             cl::cat(generatedInputsCategory));
+static IntegerFlag qLenFlag("q-len",
+                            cl::desc("queries per sequence, 1..4 (default 1)"),
+                            cl::value_desc("Q"), cl::init(1),
+                            cl::cat(generatedInputsCategory));
 static IntegerFlag headsFlag(
     "heads", cl::desc("query heads, a multiple of 16 up to 128 (default 16)"),
     cl::value_desc("H"), cl::init(16), cl::cat(generatedInputsCategory));

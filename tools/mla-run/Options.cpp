@@ -58,9 +58,10 @@ static cl::opt<bool> benchFlag("bench",
                                         "mode: also of --iters whole calls, "
                                         "planning included)"),
                                cl::ValueDisallowed, cl::cat(bothModesCategory));
-static IntegerFlag
-    itersFlag("iters", cl::desc("timed launches of --bench (default 20)"),
-              cl::value_desc("N"), cl::init(20), cl::cat(bothModesCategory));
+static IntegerFlag itersFlag("iters",
+                             cl::desc("timed launches of --bench (default 20)"),
+                             cl::value_desc("N"), cl::init(20),
+                             cl::cat(bothModesCategory));
 static IntegerFlag
     threadsFlag("threads",
                 cl::desc("host threads (default: all hardware threads)"),

@@ -1,7 +1,7 @@
 //===- CodeObjectTest.cpp - ELF extents checked before a driver reads -----===//
 
-#include "TestSupport.h"
 #include "mla/Runtime/CodeObject.h"
+#include "TestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -21,12 +21,15 @@ void put(std::vector<char> &image, size_t offset, T value) {
 /// and one section header at 80 that holds them.
 std::vector<char> smallElf() {
   std::vector<char> image(64 + 16 + 64, 0);
-  std::memcpy(image.data(), "\x7F" "ELF", 4);
-  image[4] = 2; // 64-bit
-  image[5] = 1; // little-endian
-  put<uint64_t>(image, 40, 80);  // e_shoff
-  put<uint16_t>(image, 58, 64);  // e_shentsize
-  put<uint16_t>(image, 60, 1);   // e_shnum
+  std::memcpy(image.data(),
+              "\x7F"
+              "ELF",
+              4);
+  image[4] = 2;                      // 64-bit
+  image[5] = 1;                      // little-endian
+  put<uint64_t>(image, 40, 80);      // e_shoff
+  put<uint16_t>(image, 58, 64);      // e_shentsize
+  put<uint16_t>(image, 60, 1);       // e_shnum
   put<uint32_t>(image, 80 + 4, 1);   // sh_type: PROGBITS
   put<uint64_t>(image, 80 + 24, 64); // sh_offset
   put<uint64_t>(image, 80 + 32, 16); // sh_size

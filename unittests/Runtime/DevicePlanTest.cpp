@@ -95,7 +95,7 @@ TEST(DevicePlan, ComparisonNamesTheFirstDifference) {
   LaunchPlan wrong = device;
   wrong.items[1].kvEnd += 1;
   EXPECT_TRUE(failsWith(compareWithHostPlan(wrong, host),
-                         "device plan: work item 1 is"));
+                        "device plan: work item 1 is"));
   wrong = device;
   wrong.items.pop_back();
   EXPECT_TRUE(failsWith(compareWithHostPlan(wrong, host),
@@ -104,23 +104,23 @@ TEST(DevicePlan, ComparisonNamesTheFirstDifference) {
                             std::to_string(host.items.size())));
   wrong = device;
   wrong.workIndptr.back() = 0;
-  EXPECT_TRUE(failsWith(compareWithHostPlan(wrong, host),
-                         "device plan: work_indptr["));
+  EXPECT_TRUE(
+      failsWith(compareWithHostPlan(wrong, host), "device plan: work_indptr["));
   wrong = device;
   wrong.combineItems.back().rows = 16;
-  EXPECT_TRUE(failsWith(compareWithHostPlan(wrong, host),
-                         "device plan: combine item"));
+  EXPECT_TRUE(
+      failsWith(compareWithHostPlan(wrong, host), "device plan: combine item"));
   wrong = device;
   wrong.partRows = host.partRows - 1;
-  EXPECT_TRUE(failsWith(compareWithHostPlan(wrong, host),
-                         "more than the capacity"));
+  EXPECT_TRUE(
+      failsWith(compareWithHostPlan(wrong, host), "more than the capacity"));
 }
 
 TEST(DevicePlan, CapacitiesBeyondInt32AreRefused) {
   PlanOptions opts = options(PlanMode::Balanced, 64, 16, 1, 128, 1);
   PlanCapacity capacity;
   EXPECT_TRUE(failsWith(planCapacity(1000, 1 << 24, 1 << 30, opts, capacity),
-                         "more than the kernels' int32 fields hold"));
-  EXPECT_TRUE(failsWith(planCapacity(-1, 1, 1, opts, capacity),
-                         "negative shapes"));
+                        "more than the kernels' int32 fields hold"));
+  EXPECT_TRUE(
+      failsWith(planCapacity(-1, 1, 1, opts, capacity), "negative shapes"));
 }

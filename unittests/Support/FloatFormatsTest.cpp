@@ -62,8 +62,7 @@ uint32_t expectedCode(const Case &c, double value, Overflow overflow) {
     // format decodes as one, of the input's sign where it has signs.
     return encodeFloat(f, std::copysign(NAN, value), overflow);
   }
-  return static_cast<uint32_t>(
-      converted.bitcastToAPInt().getZExtValue());
+  return static_cast<uint32_t>(converted.bitcastToAPInt().getZExtValue());
 }
 
 TEST(FloatFormatsTest, DecodesEveryCodeAsAPFloat) {
@@ -108,8 +107,8 @@ TEST(FloatFormatsTest, EncodesAsAPFloatRounds) {
       double v = finite[i];
       values.insert(values.end(),
                     {v, std::nextafter(v, 0.0), std::nextafter(v, INFINITY)});
-      double next = i + 1 < finite.size() ? finite[i + 1]
-                                          : 2 * v - finite[i - 1];
+      double next =
+          i + 1 < finite.size() ? finite[i + 1] : 2 * v - finite[i - 1];
       double mid = 0.5 * (v + next);
       values.insert(values.end(), {mid, std::nextafter(mid, 0.0),
                                    std::nextafter(mid, INFINITY), next});

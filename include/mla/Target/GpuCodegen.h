@@ -28,9 +28,9 @@ namespace mla {
 /// Translates the kernels of the (single) gpu.module in `module`, already
 /// in the LLVM dialect, to LLVM IR for `machine`. Emits diagnostics on
 /// `module` on failure.
-std::unique_ptr<llvm::Module>
-translateGpuKernels(mlir::ModuleOp module, llvm::LLVMContext &context,
-                    llvm::TargetMachine &machine);
+std::unique_ptr<llvm::Module> translateGpuKernels(mlir::ModuleOp module,
+                                                  llvm::LLVMContext &context,
+                                                  llvm::TargetMachine &machine);
 
 /// What the AMDGPU backend gave one kernel (code object metadata).
 struct KernelResources {

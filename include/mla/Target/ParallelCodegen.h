@@ -12,7 +12,6 @@
 #ifndef MLA_TARGET_PARALLELCODEGEN_H
 #define MLA_TARGET_PARALLELCODEGEN_H
 
-
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/Module.h"

@@ -1,4 +1,5 @@
-//===- TargetBackend.h - One target's way from tile IR to a binary -*- C++ -*-===//
+//===- TargetBackend.h - One target's way from tile IR to a binary -*- C++
+//-*-===//
 //
 // mla-compile drives every target through this interface: it specializes a
 // program for the backend's chip, runs the backend's pipeline, has it
@@ -77,9 +78,10 @@ public:
             llvm::ArrayRef<std::string> kernels) const = 0;
   /// Makes `module` what --emit=llvm, asm and obj print: optimized, and
   /// carrying what mla-run checks the manifest against.
-  virtual mlir::LogicalResult
-  prepareForEmit(llvm::Module &module, llvm::TargetMachine &machine,
-                 llvm::json::Value &manifest, std::string &error) const;
+  virtual mlir::LogicalResult prepareForEmit(llvm::Module &module,
+                                             llvm::TargetMachine &machine,
+                                             llvm::json::Value &manifest,
+                                             std::string &error) const;
   /// Writes the binary and its manifest at job.outputPath, or nothing.
   virtual mlir::LogicalResult writeBinary(BinaryJob &job,
                                           std::string &error) const = 0;

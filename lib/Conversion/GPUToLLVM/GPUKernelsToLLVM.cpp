@@ -70,7 +70,8 @@ struct SqrtToIntrinsic : ConvertOpToLLVMPattern<MathOp> {
     if (!type)
       return failure();
     Location loc = op.getLoc();
-    Value root = LLVM::SqrtOp::create(rewriter, loc, type, adaptor.getOperand());
+    Value root =
+        LLVM::SqrtOp::create(rewriter, loc, type, adaptor.getOperand());
     if (std::is_same_v<MathOp, math::SqrtOp>) {
       rewriter.replaceOp(op, root);
       return success();
@@ -138,9 +139,8 @@ struct ConvertGPUKernelsToLLVMPass
       if (failed(chipset))
         return module.emitError() << "unknown AMD chipset " << info.name;
       populateAMDGPUToROCDLConversionPatterns(converter, patterns, *chipset);
-      populateGpuToROCDLConversionPatterns(converter, patterns,
-                                           mlir::gpu::amd::Runtime::HIP,
-                                           *chipset);
+      populateGpuToROCDLConversionPatterns(
+          converter, patterns, mlir::gpu::amd::Runtime::HIP, *chipset);
       target.addLegalDialect<ROCDL::ROCDLDialect>();
       target.addIllegalDialect<amdgpu::AMDGPUDialect>();
     } else {
@@ -189,8 +189,8 @@ struct ConvertGPUKernelsToLLVMPass
     MLIRContext *ctx = module.getContext();
     auto keep = LLVM::LoopAnnotationAttr::get(
         ctx, {}, {}, {}, {}, {},
-        LLVM::LoopLICMAttr::get(ctx, BoolAttr::get(ctx, true), {}), {}, {},
-        {}, {}, {}, {}, {}, {}, {});
+        LLVM::LoopLICMAttr::get(ctx, BoolAttr::get(ctx, true), {}), {}, {}, {},
+        {}, {}, {}, {}, {}, {});
     module.walk([&](scf::ForOp loop) {
       bool holdsLoop = loop.getBody()
                            ->walk([](LoopLikeOpInterface) {
@@ -214,7 +214,8 @@ struct ConvertGPUKernelsToLLVMPass
       int64_t threads = 1;
       for (int32_t extent : size.asArrayRef())
         threads *= extent;
-      std::string range = std::to_string(threads) + "," + std::to_string(threads);
+      std::string range =
+          std::to_string(threads) + "," + std::to_string(threads);
       func->setAttr(ROCDL::ROCDLDialect::getFlatWorkGroupSizeAttrName(),
                     StringAttr::get(func.getContext(), range));
     });

@@ -42,10 +42,11 @@ public:
     // at bytes 12, 16, 20; the launcher makes them programs times the
     // workgroup size (x) or the program count (y, z).
     auto ptr4 = LLVM::LLVMPointerType::get(b.getContext(), 4);
-    Value packet = LLVM::CallIntrinsicOp::create(
-                       b, loc, ptr4, b.getStringAttr("llvm.amdgcn.dispatch.ptr"),
-                       ValueRange{})
-                       .getResult(0);
+    Value packet =
+        LLVM::CallIntrinsicOp::create(
+            b, loc, ptr4, b.getStringAttr("llvm.amdgcn.dispatch.ptr"),
+            ValueRange{})
+            .getResult(0);
     Value field = LLVM::GEPOp::create(
         b, loc, ptr4, b.getI8Type(), packet,
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(12 + 4 * axis)});
@@ -86,7 +87,8 @@ public:
   }
 
   bool hasMma(MmaAttr mma, Type element) const override {
-    if (mma.getKind() != MmaKind::mfma || (!element.isBF16() && !element.isF16()))
+    if (mma.getKind() != MmaKind::mfma ||
+        (!element.isBF16() && !element.isF16()))
       return false;
     unsigned m = mma.getInstrM(), k = mma.getInstrK();
     // CDNA3 has the K = 16 (16x16) and K = 8 (32x32) shapes; CDNA4 adds
@@ -124,8 +126,7 @@ public:
     Value value = ROCDL::RawPtrBufferLoadOp::create(
         b, loc, moved, resource, offset, zero, zero, ArrayAttr(), ArrayAttr(),
         ArrayAttr());
-    return moved == type ? value
-                         : LLVM::BitcastOp::create(b, loc, type, value);
+    return moved == type ? value : LLVM::BitcastOp::create(b, loc, type, value);
   }
 
   void storeGlobal(OpBuilder &b, Location loc, Value value, Value resource,
@@ -153,7 +154,8 @@ public:
   /// accesses across the barrier. docs/amdgpu.md, "Barriers".
   void barrier(OpBuilder &b, Location loc) const override {
     MLIRContext *ctx = b.getContext();
-    auto ldsOnly = LLVM::MMRATagAttr::get(ctx, "amdgpu-synchronize-as", "local");
+    auto ldsOnly =
+        LLVM::MMRATagAttr::get(ctx, "amdgpu-synchronize-as", "local");
     auto release = LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release,
                                          "wavefront");
     release->setDiscardableAttr(LLVM::LLVMDialect::getMmraAttrName(), ldsOnly);
@@ -201,8 +203,7 @@ public:
   void waitForCopies(OpBuilder &b, Location loc, int64_t pendingCopies,
                      int64_t pendingInstructions) const override {
     amdgpu::MemoryCounterWaitOp::create(
-        b, loc,
-        b.getI32IntegerAttr(std::min<int64_t>(pendingInstructions, 63)),
+        b, loc, b.getI32IntegerAttr(std::min<int64_t>(pendingInstructions, 63)),
         IntegerAttr(), IntegerAttr(), IntegerAttr(), IntegerAttr());
   }
 
@@ -219,9 +220,8 @@ public:
                                         b.getI32IntegerAttr(byteIndex));
     if (!isa<Float8E4M3FNType>(format))
       return GpuTarget::decodeFp8(b, loc, word, byteIndex, format);
-    Value value =
-        ROCDL::CvtF32Fp8Op::create(b, loc, b.getF32Type(), word,
-                                   b.getI32IntegerAttr(byteIndex));
+    Value value = ROCDL::CvtF32Fp8Op::create(b, loc, b.getF32Type(), word,
+                                             b.getI32IntegerAttr(byteIndex));
     if (cdna4)
       return value;
     auto f32 = [&](double v) {
@@ -234,8 +234,8 @@ public:
         b, loc, arith::ShRUIOp::create(b, loc, word, i32(8 * byteIndex)),
         i32(0xFF));
     value = arith::MulFOp::create(b, loc, value, f32(2.0));
-    Value negZero =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, byte, i32(0x80));
+    Value negZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          byte, i32(0x80));
     value = arith::SelectOp::create(b, loc, negZero, f32(-0.0), value);
     Value nan = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::eq,

@@ -146,8 +146,8 @@ struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
         });
     if (failed(picks))
       return op.emitOpError("input layout is not a slice of the result's");
-    rewriter.replaceOp(op, shuffle(rewriter, op.getLoc(), adaptor.getInput(),
-                                   *picks));
+    rewriter.replaceOp(
+        op, shuffle(rewriter, op.getLoc(), adaptor.getInput(), *picks));
     return success();
   }
 };
@@ -164,12 +164,14 @@ struct TransLowering : OpConversionPattern<tile::TransOp> {
     if (!from.sameLanesAndWarps(to))
       return op.emitOpError("result layout is not the transposed input "
                             "layout; convert the input first");
-    FailureOr<SmallVector<int64_t>> picks = pickRegisters(
-        from, to, [&](int64_t r) { return to.partialCoords(HwDim::Register, r); });
+    FailureOr<SmallVector<int64_t>> picks =
+        pickRegisters(from, to, [&](int64_t r) {
+          return to.partialCoords(HwDim::Register, r);
+        });
     if (failed(picks))
       return op.emitOpError("result layout is not the transposed input layout");
-    rewriter.replaceOp(op, shuffle(rewriter, op.getLoc(), adaptor.getInput(),
-                                   *picks));
+    rewriter.replaceOp(
+        op, shuffle(rewriter, op.getLoc(), adaptor.getInput(), *picks));
     return success();
   }
 };
@@ -183,7 +185,8 @@ struct ExtractSliceLowering : OpConversionPattern<tensor::ExtractSliceOp> {
     RankedTensorType in = op.getSourceType(), out = op.getResultType();
     if (!getLayout(in) || !getLayout(out))
       return rewriter.notifyMatchFailure(op, "tile has no layout");
-    if (!op.hasUnitStride() || ShapedType::isDynamicShape(op.getStaticOffsets()))
+    if (!op.hasUnitStride() ||
+        ShapedType::isDynamicShape(op.getStaticOffsets()))
       return op.emitOpError("only static unit-stride slices of tiles are "
                             "supported on GPU targets");
     LaneMap from = getLaneMap(in), to = getLaneMap(out);
@@ -207,8 +210,8 @@ struct ExtractSliceLowering : OpConversionPattern<tensor::ExtractSliceOp> {
             : FailureOr<SmallVector<int64_t>>(failure());
     if (failed(picks))
       return op.emitOpError("slice crosses lanes of the tile's layout");
-    rewriter.replaceOp(op, shuffle(rewriter, op.getLoc(), adaptor.getSource(),
-                                   *picks));
+    rewriter.replaceOp(
+        op, shuffle(rewriter, op.getLoc(), adaptor.getSource(), *picks));
     return success();
   }
 };
@@ -222,7 +225,8 @@ struct InsertSliceLowering : OpConversionPattern<tensor::InsertSliceOp> {
     RankedTensorType src = op.getSourceType(), dest = op.getDestType();
     if (!getLayout(src) || !getLayout(dest))
       return rewriter.notifyMatchFailure(op, "tile has no layout");
-    if (!op.hasUnitStride() || ShapedType::isDynamicShape(op.getStaticOffsets()))
+    if (!op.hasUnitStride() ||
+        ShapedType::isDynamicShape(op.getStaticOffsets()))
       return op.emitOpError("only static unit-stride slices of tiles are "
                             "supported on GPU targets");
     LaneMap from = getLaneMap(src), to = getLaneMap(dest);
@@ -290,8 +294,8 @@ struct ExtractLowering : OpConversionPattern<tensor::ExtractOp> {
              << type << " is spread over lanes (" << map.str() << ")";
     for (int64_t r = 0; r < map.numRegisters(); ++r)
       if (map.partialCoords(HwDim::Register, r) == coords) {
-        rewriter.replaceOp(op, getRegister(rewriter, op.getLoc(),
-                                           adaptor.getTensor(), r));
+        rewriter.replaceOp(
+            op, getRegister(rewriter, op.getLoc(), adaptor.getTensor(), r));
         return success();
       }
     return op.emitOpError("no register holds the element");
@@ -303,9 +307,9 @@ void mla::gpu::populateBuildPatterns(GpuTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<SplatLowering, ConstantLowering, BroadcastLowering,
-               TransLowering, ExtractLowering, ExtractSliceLowering,
-               InsertSliceLowering>(
-      converter, ctx);
+  patterns
+      .add<SplatLowering, ConstantLowering, BroadcastLowering, TransLowering,
+           ExtractLowering, ExtractSliceLowering, InsertSliceLowering>(
+          converter, ctx);
   patterns.add<RangeLowering>(converter, ctx, state);
 }

@@ -24,16 +24,15 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
     if (from.sameLanesAndWarps(to)) {
       SmallVector<int64_t> picks = to.registerPermutationTo(from);
       if (!llvm::is_contained(picks, -1)) {
-        rewriter.replaceOpWithNewOp<vector::ShuffleOp>(
-            op, adaptor.getSrc(), adaptor.getSrc(), picks);
+        rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, adaptor.getSrc(),
+                                                       adaptor.getSrc(), picks);
         return success();
       }
     }
-    rewriter.replaceOp(op, exchangeThroughLds(rewriter, loc, state,
-                                              state.idsFor(op),
-                                              adaptor.getSrc(), from, to,
-                                              type.getElementType(),
-                                              registerType(type)));
+    rewriter.replaceOp(
+        op, exchangeThroughLds(rewriter, loc, state, state.idsFor(op),
+                               adaptor.getSrc(), from, to,
+                               type.getElementType(), registerType(type)));
     return success();
   }
   LoweringState &state;

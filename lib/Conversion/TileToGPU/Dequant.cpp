@@ -10,9 +10,9 @@
 
 #include "GpuLowering.h"
 #include "mla/Conversion/Utils/FloatDecode.h"
-#include "llvm/ADT/DenseMap.h"
-#include "mlir/IR/Matchers.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
 using namespace mla;
@@ -90,7 +90,8 @@ struct DequantFp8Lowering : OpConversionPattern<tile::DequantFp8Op> {
         if (Value pair = state.target.decodeFp8PairToBF16(rewriter, loc, word,
                                                           byte / 2, format)) {
           for (int64_t i = 0; i < 2; ++i)
-            elements.push_back(vector::ExtractOp::create(rewriter, loc, pair, i));
+            elements.push_back(
+                vector::ExtractOp::create(rewriter, loc, pair, i));
           ++r;
           continue;
         }
@@ -170,9 +171,9 @@ struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
       scaleCoords[last] /= 32;
       int64_t packedReg = registerOf(*packedMap, packedCoords);
       int64_t scaleReg = registerOf(*scalesMap, scaleCoords);
-      Value scale = bitsOf(
-          rewriter, loc, getRegister(rewriter, loc, adaptor.getScales(),
-                                     scaleReg));
+      Value scale =
+          bitsOf(rewriter, loc,
+                 getRegister(rewriter, loc, adaptor.getScales(), scaleReg));
       auto [word, byte] = packed.byteOf(rewriter, loc, packedReg);
       if (!fp4) {
         Value value = target.decodeFp8(rewriter, loc, word, byte,
@@ -184,9 +185,8 @@ struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
       }
       auto [it, inserted] = fp4Pairs.try_emplace({packedReg, scaleReg});
       if (inserted)
-        it->second =
-            target.decodeScaledFp4Pair(rewriter, loc, word, byte, scale,
-                                       element);
+        it->second = target.decodeScaledFp4Pair(rewriter, loc, word, byte,
+                                                scale, element);
       auto [low, high] = it->second;
       if (!laneColumn) {
         elements.push_back(c[last] % 2 ? high : low);

@@ -86,9 +86,12 @@ struct DotLowering : OpConversionPattern<tile::DotOp> {
     LaneMap aMap = getLaneMap(op.getLhs().getType());
     LaneMap bMap = getLaneMap(op.getRhs().getType());
     LaneMap dMap = getLaneMap(op.getType());
-    RegisterBlocks a = blocksOf(aMap, /*innerDim=*/1, instructionRegisters(mma, 0));
-    RegisterBlocks b = blocksOf(bMap, /*innerDim=*/0, instructionRegisters(mma, 1));
-    RegisterBlocks d = blocksOf(dMap, /*innerDim=*/1, instructionRegisters(mma, 2));
+    RegisterBlocks a =
+        blocksOf(aMap, /*innerDim=*/1, instructionRegisters(mma, 0));
+    RegisterBlocks b =
+        blocksOf(bMap, /*innerDim=*/0, instructionRegisters(mma, 1));
+    RegisterBlocks d =
+        blocksOf(dMap, /*innerDim=*/1, instructionRegisters(mma, 2));
     if (a.inner != b.inner || a.outer != d.outer || b.outer != d.inner)
       return op.emitOpError("operand layouts do not match the result's "
                             "instruction blocks");
@@ -143,9 +146,9 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     auto mma = cast<MmaAttr>(op.getType().getEncoding());
     Type element = op.getA().getType().getElementType();
     if (!state.target.hasMma(mma, element))
-      return op.emitOpError() << state.target.chip().name
-                              << " has no warpgroup product for " << element
-                              << " operands";
+      return op.emitOpError()
+             << state.target.chip().name << " has no warpgroup product for "
+             << element << " operands";
     auto [aType, aOffsets] = resolveWindow(op.getA());
     auto [bType, bOffsets] = resolveWindow(op.getB());
     if (!aType || !bType)
@@ -162,9 +165,11 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     int64_t elementBytes = memoryBytes(element);
     ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
     int64_t instrN = mma.getInstrN(), m = op.getType().getDimSize(0),
-            n = op.getType().getDimSize(1), k = op.getA().getType().getShape()[1];
+            n = op.getType().getDimSize(1),
+            k = op.getA().getType().getShape()[1];
     int64_t rowGroups = warps[0] / 4, colGroups = warps[1];
-    int64_t rowBlocks = m / (64 * rowGroups), colBlocks = n / (instrN * colGroups);
+    int64_t rowBlocks = m / (64 * rowGroups),
+            colBlocks = n / (instrN * colGroups);
 
     // This warp's warpgroup: column group first, then row group (the lane
     // map's warp digits above the warpgroup's own 4).
@@ -179,14 +184,14 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     auto rowBytes = [&](MemDescType type, Value rows) {
       return arith::MulIOp::create(
           rewriter, loc, rows,
-          indexConst(rewriter, loc,
-                     sharedByteOffset(type, {1, 0})));
+          indexConst(rewriter, loc, sharedByteOffset(type, {1, 0})));
     };
     auto atomBytes = [&](MemDescType type, Value cols) {
       int64_t atom = type.getLayout().getAtom();
       return arith::MulIOp::create(
-          rewriter, loc, arith::DivUIOp::create(rewriter, loc, cols,
-                                                indexConst(rewriter, loc, atom)),
+          rewriter, loc,
+          arith::DivUIOp::create(rewriter, loc, cols,
+                                 indexConst(rewriter, loc, atom)),
           indexConst(rewriter, loc, sharedByteOffset(type, {0, atom})));
     };
     auto matrix = [&](Value buffer, MemDescType type, ArrayRef<int64_t> offsets,
@@ -194,18 +199,18 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
                       bool mnMajor) {
       // The dynamic parts are whole 64-row (row) or instrN-column blocks.
       int64_t atom = type.getLayout().getAtom();
-      Value bytes = arith::AddIOp::create(
-          rewriter, loc, rowBytes(type, dynRow), atomBytes(type, dynCol));
+      Value bytes = arith::AddIOp::create(rewriter, loc, rowBytes(type, dynRow),
+                                          atomBytes(type, dynCol));
       bytes = arith::AddIOp::create(
           rewriter, loc, bytes,
-          indexConst(rewriter, loc,
-                     sharedByteOffset(type, {row + offsets[0],
-                                             col + offsets[1]})));
+          indexConst(
+              rewriter, loc,
+              sharedByteOffset(type, {row + offsets[0], col + offsets[1]})));
       GpuTarget::SharedMatrix matrix;
-      matrix.address = ldsAddress(
-          rewriter, loc, ids,
-          arith::AddIOp::create(rewriter, loc, buffer,
-                                toI32(rewriter, loc, bytes)));
+      matrix.address =
+          ldsAddress(rewriter, loc, ids,
+                     arith::AddIOp::create(rewriter, loc, buffer,
+                                           toI32(rewriter, loc, bytes)));
       matrix.swizzleBytes = atom * elementBytes;
       matrix.strideBytes = sharedByteOffset(type, {8, 0});
       matrix.leadingBytes = sharedByteOffset(type, {0, atom});
@@ -224,11 +229,11 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     state.target.beginWarpgroupProduct(rewriter, loc);
     for (int64_t mi = 0; mi < rowBlocks; ++mi) {
       // Rows 64 * (rowGroup + rowGroups * mi) of A and of the result.
-      Value rows = arith::MulIOp::create(
-          rewriter, loc, rowGroup, indexConst(rewriter, loc, 64));
+      Value rows = arith::MulIOp::create(rewriter, loc, rowGroup,
+                                         indexConst(rewriter, loc, 64));
       for (int64_t ni = 0; ni < colBlocks; ++ni) {
-        Value cols = arith::MulIOp::create(
-            rewriter, loc, colGroup, indexConst(rewriter, loc, instrN));
+        Value cols = arith::MulIOp::create(rewriter, loc, colGroup,
+                                           indexConst(rewriter, loc, instrN));
         int64_t row0 = 64 * rowGroups * mi, col0 = instrN * colGroups * ni;
         Value acc = getRegisters(rewriter, loc, adaptor.getAcc(),
                                  (mi * colBlocks + ni) * perInstr, perInstr);
@@ -237,11 +242,11 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
               matrix(aBuffer, aType, aOffsets, rows,
                      indexConst(rewriter, loc, 0), row0, k0, false);
           GpuTarget::SharedMatrix bm =
-              bMnMajor ? matrix(bBuffer, bType, bOffsets,
-                                indexConst(rewriter, loc, 0), cols, k0, col0,
-                                true)
-                       : matrix(bBuffer, bType, bOffsets, cols,
-                                indexConst(rewriter, loc, 0), col0, k0, false);
+              bMnMajor
+                  ? matrix(bBuffer, bType, bOffsets,
+                           indexConst(rewriter, loc, 0), cols, k0, col0, true)
+                  : matrix(bBuffer, bType, bOffsets, cols,
+                           indexConst(rewriter, loc, 0), col0, k0, false);
           acc = state.target.warpgroupMma(rewriter, loc, mma, element, a, bm,
                                           acc);
         }

@@ -17,9 +17,7 @@ using namespace mla;
 using namespace mla::gpu;
 
 static bool hasTileTypes(Operation *op) {
-  auto isTile = [](Type type) {
-    return tilegpu::getLayout(type) != nullptr;
-  };
+  auto isTile = [](Type type) { return tilegpu::getLayout(type) != nullptr; };
   return llvm::any_of(op->getOperandTypes(), isTile) ||
          llvm::any_of(op->getResultTypes(), isTile);
 }

@@ -35,7 +35,8 @@ GpuTypeConverter::GpuTypeConverter(MLIRContext *ctx) {
     return registerType(type);
   });
   // A staged tile is the byte offset of its buffer in LDS.
-  addConversion([ctx](MemDescType) -> Type { return IntegerType::get(ctx, 32); });
+  addConversion(
+      [ctx](MemDescType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([ctx](tile::PtrType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
   });
@@ -112,8 +113,7 @@ static bool inRegisters(const LaneMap &from, const LaneMap &to) {
 int64_t mla::gpu::scratchBytes(Operation *op, unsigned waveSize) {
   if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
     RankedTensorType type = convert.getType();
-    if (inRegisters(getLaneMap(convert.getSrc().getType()),
-                    getLaneMap(type)))
+    if (inRegisters(getLaneMap(convert.getSrc().getType()), getLaneMap(type)))
       return 0;
     return type.getNumElements() * memoryBytes(type.getElementType());
   }
@@ -140,8 +140,8 @@ GpuView::GpuView(ValueRange values) {
 }
 
 /// Bytes from the view's base to one past its last element; 0 when empty.
-Value mla::gpu::viewExtentBytes(OpBuilder &b, Location loc,
-                               const GpuView &view, int64_t bytes) {
+Value mla::gpu::viewExtentBytes(OpBuilder &b, Location loc, const GpuView &view,
+                                int64_t bytes) {
   Value last = indexConst(b, loc, 0);
   Value empty;
   for (auto [size, stride] : llvm::zip(view.sizes, view.strides)) {
@@ -156,8 +156,8 @@ Value mla::gpu::viewExtentBytes(OpBuilder &b, Location loc,
   Value extent = arith::MulIOp::create(
       b, loc, arith::AddIOp::create(b, loc, last, indexConst(b, loc, 1)),
       indexConst(b, loc, bytes));
-  extent = arith::SelectOp::create(b, loc, empty, indexConst(b, loc, 0),
-                                   extent);
+  extent =
+      arith::SelectOp::create(b, loc, empty, indexConst(b, loc, 0), extent);
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), extent);
 }
 
@@ -188,12 +188,13 @@ Value mla::gpu::toI32(OpBuilder &b, Location loc, Value index) {
 }
 
 /// Adds to `coords` what the digits of `hw` index `id` move.
-static void addDigits(OpBuilder &b, Location loc, const LaneMap &map,
-                      HwDim hw, Value id, SmallVectorImpl<Value> &coords) {
+static void addDigits(OpBuilder &b, Location loc, const LaneMap &map, HwDim hw,
+                      Value id, SmallVectorImpl<Value> &coords) {
   int64_t prefix = 1;
   for (const LaneFactor &f : map.factorsOf(hw)) {
     if (!f.isReplicated() && f.size > 1) {
-      Value digit = arith::DivUIOp::create(b, loc, id, indexConst(b, loc, prefix));
+      Value digit =
+          arith::DivUIOp::create(b, loc, id, indexConst(b, loc, prefix));
       digit = arith::RemUIOp::create(b, loc, digit, indexConst(b, loc, f.size));
       Value moved =
           arith::MulIOp::create(b, loc, digit, indexConst(b, loc, f.stride));
@@ -322,7 +323,8 @@ Value mla::gpu::exchangeThroughLds(OpBuilder &b, Location loc,
   int64_t bytes = memoryBytes(elementType);
   int64_t maxRun = std::max<int64_t>(1, 16 / bytes);
   auto address = [&](Value linear) {
-    Value offset = arith::MulIOp::create(b, loc, linear, indexConst(b, loc, bytes));
+    Value offset =
+        arith::MulIOp::create(b, loc, linear, indexConst(b, loc, bytes));
     return ldsAddress(b, loc, ids, toI32(b, loc, offset));
   };
 
@@ -343,9 +345,9 @@ Value mla::gpu::exchangeThroughLds(OpBuilder &b, Location loc,
                  Value value =
                      count == 1
                          ? elements.front()
-                         : makeRegisters(
-                               b, loc, VectorType::get({count}, stored),
-                               elements);
+                         : makeRegisters(b, loc,
+                                         VectorType::get({count}, stored),
+                                         elements);
                  LLVM::StoreOp::create(b, loc, value, address(linear),
                                        /*alignment=*/bytes * count);
                });
@@ -356,10 +358,9 @@ Value mla::gpu::exchangeThroughLds(OpBuilder &b, Location loc,
   SmallVector<Value> base = laneWarpCoords(b, loc, to, ids);
   forEachRun(b, loc, to, base, maxRun, /*firstCopiesOnly=*/false,
              [&](int64_t reg, int64_t count, Value linear) {
-               Type type = count == 1 ? stored
-                                      : VectorType::get({count}, stored);
-               Value value = LLVM::LoadOp::create(b, loc, type,
-                                                  address(linear),
+               Type type =
+                   count == 1 ? stored : VectorType::get({count}, stored);
+               Value value = LLVM::LoadOp::create(b, loc, type, address(linear),
                                                   /*alignment=*/bytes * count);
                for (int64_t i = 0; i < count; ++i)
                  elements[reg + i] = fromMemory(

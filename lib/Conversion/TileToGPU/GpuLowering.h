@@ -1,4 +1,5 @@
-//===- GpuLowering.h - Shared state and helpers of convert-tile-to-gpu -*- C++ -*-===//
+//===- GpuLowering.h - Shared state and helpers of convert-tile-to-gpu -*- C++
+//-*-===//
 //
 // A tile with a distributed layout becomes, in each lane, a vector of the
 // elements its registers hold (register i = element i of the vector). The
@@ -92,9 +93,10 @@ mlir::Value toI32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value index);
 
 /// The coordinates (index, one per tile dimension) that the lane and warp
 /// digits of `map` contribute for this lane; registers add static offsets.
-llvm::SmallVector<mlir::Value>
-laneWarpCoords(mlir::OpBuilder &b, mlir::Location loc,
-               const tilegpu::LaneMap &map, const KernelIds &ids);
+llvm::SmallVector<mlir::Value> laneWarpCoords(mlir::OpBuilder &b,
+                                              mlir::Location loc,
+                                              const tilegpu::LaneMap &map,
+                                              const KernelIds &ids);
 
 /// i1: this lane and warp hold the first copy of their elements (zero in
 /// every replicated lane and warp digit). Null when every copy is first.
@@ -106,8 +108,8 @@ mlir::Value isFirstCopy(mlir::OpBuilder &b, mlir::Location loc,
 //===----------------------------------------------------------------------===//
 
 /// Element `i` of a per-lane vector.
-mlir::Value getRegister(mlir::OpBuilder &b, mlir::Location loc,
-                        mlir::Value vec, int64_t i);
+mlir::Value getRegister(mlir::OpBuilder &b, mlir::Location loc, mlir::Value vec,
+                        int64_t i);
 /// A per-lane vector of `type` from its elements.
 mlir::Value makeRegisters(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::VectorType type,
@@ -140,9 +142,8 @@ mlir::Value ldsAddress(mlir::OpBuilder &b, mlir::Location loc,
 /// Each element is written once (first copies only) and the exchange is
 /// fenced by barriers before the write and before the read.
 mlir::Value exchangeThroughLds(mlir::OpBuilder &b, mlir::Location loc,
-                               const LoweringState &state,
-                               const KernelIds &ids, mlir::Value regs,
-                               const tilegpu::LaneMap &from,
+                               const LoweringState &state, const KernelIds &ids,
+                               mlir::Value regs, const tilegpu::LaneMap &from,
                                const tilegpu::LaneMap &to,
                                mlir::Type elementType,
                                mlir::VectorType resultType);

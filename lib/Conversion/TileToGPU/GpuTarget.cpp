@@ -121,10 +121,11 @@ static Value e2m1ToF32(OpBuilder &b, Location loc, Value code) {
   return arith::MulFOp::create(b, loc, scaled, twoTo126);
 }
 
-std::pair<Value, Value>
-GpuTarget::decodeScaledFp4Pair(OpBuilder &b, Location loc, Value word,
-                               unsigned byteIndex, Value scale,
-                               Type element) const {
+std::pair<Value, Value> GpuTarget::decodeScaledFp4Pair(OpBuilder &b,
+                                                       Location loc, Value word,
+                                                       unsigned byteIndex,
+                                                       Value scale,
+                                                       Type element) const {
   Value factor = decodeE8M0(b, loc, scale);
   auto decode = [&](unsigned shift) -> Value {
     Value code = arith::ShRUIOp::create(

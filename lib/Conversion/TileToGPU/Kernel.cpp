@@ -56,12 +56,11 @@ struct LoadScalarLowering : OpConversionPattern<tile::LoadScalarOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type element = memoryType(op.getType());
-    Value index = arith::IndexCastOp::create(rewriter, loc,
-                                             rewriter.getI64Type(),
-                                             adaptor.getIndex());
-    Value address = LLVM::GEPOp::create(rewriter, loc,
-                                        adaptor.getPtr().getType(), element,
-                                        adaptor.getPtr(), ValueRange{index});
+    Value index = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI64Type(), adaptor.getIndex());
+    Value address =
+        LLVM::GEPOp::create(rewriter, loc, adaptor.getPtr().getType(), element,
+                            adaptor.getPtr(), ValueRange{index});
     Value value = LLVM::LoadOp::create(rewriter, loc, element, address,
                                        memoryBytes(op.getType()));
     rewriter.replaceOp(op, fromMemory(rewriter, loc, value, op.getType()));
@@ -74,7 +73,7 @@ void mla::gpu::populateKernelPatterns(GpuTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       LoweringState &state) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ReturnLowering, ProgramIdLowering, LoadScalarLowering>(
-      converter, ctx);
+  patterns.add<ReturnLowering, ProgramIdLowering, LoadScalarLowering>(converter,
+                                                                      ctx);
   patterns.add<NumProgramsLowering>(converter, ctx, state);
 }

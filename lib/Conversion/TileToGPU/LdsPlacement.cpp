@@ -66,9 +66,9 @@ int64_t mla::gpu::sharedAlignment(MemDescType type) {
 
 int64_t mla::gpu::ldsBufferStride(MemDescType buffers, unsigned waveSize) {
   int64_t elements = buffers.getNumElements() / buffers.getShape().front();
-  return llvm::alignTo(elements * memoryBytes(buffers.getElementType()),
-                       std::max<int64_t>(waveSize * 16,
-                                         sharedAlignment(buffers)));
+  return llvm::alignTo(
+      elements * memoryBytes(buffers.getElementType()),
+      std::max<int64_t>(waveSize * 16, sharedAlignment(buffers)));
 }
 
 /// Whether `op` is, or contains, a wait for every asynchronous copy.
@@ -168,8 +168,8 @@ int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,
                                buffer.alignment);
     buffer.offset = offset;
     end = std::max(end, offset + buffer.bytes);
-    auto attr = IntegerAttr::get(IntegerType::get(kernel->getContext(), 64),
-                                 offset);
+    auto attr =
+        IntegerAttr::get(IntegerType::get(kernel->getContext(), 64), offset);
     if (auto alloc = dyn_cast<LocalAllocOp>(buffer.op))
       alloc.setOffsetAttr(attr);
     else
@@ -182,8 +182,8 @@ int64_t mla::gpu::ldsAlignment(Operation *kernel) {
   int64_t alignment = 16;
   kernel->walk([&](Operation *op) {
     if (isa<LocalAllocOp, LocalBufferOp>(op))
-      alignment = std::max(
-          alignment, sharedAlignment(cast<MemDescType>(op->getResult(0).getType())));
+      alignment = std::max(alignment, sharedAlignment(cast<MemDescType>(
+                                          op->getResult(0).getType())));
   });
   return alignment;
 }

@@ -148,14 +148,15 @@ runAddress(OpBuilder &b, Location loc, const TileAccess &access, int64_t reg,
   SmallVector<int64_t> c = access.map.partialCoords(HwDim::Register, reg);
   SmallVector<Value> pos;
   for (auto [d, base] : llvm::enumerate(access.laneCoords))
-    pos.push_back(arith::AddIOp::create(b, loc, base, indexConst(b, loc, c[d])));
+    pos.push_back(
+        arith::AddIOp::create(b, loc, base, indexConst(b, loc, c[d])));
   Value linear = indexConst(b, loc, 0);
   for (auto [p, stride] : llvm::zip(pos, access.view.strides))
     linear = arith::AddIOp::create(b, loc, linear,
                                    arith::MulIOp::create(b, loc, p, stride));
-  Value offset = toI32(b, loc,
-                       arith::MulIOp::create(b, loc, linear,
-                                             indexConst(b, loc, access.bytes)));
+  Value offset = toI32(
+      b, loc,
+      arith::MulIOp::create(b, loc, linear, indexConst(b, loc, access.bytes)));
 
   // Leading dimensions are shared by the run; the last one steps.
   Value leading;
@@ -316,8 +317,8 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
                 : element;
       }
     }
-    rewriter.replaceOp(op, makeRegisters(rewriter, loc, registerType(tile),
-                                         elements));
+    rewriter.replaceOp(
+        op, makeRegisters(rewriter, loc, registerType(tile), elements));
     return success();
   }
   LoweringState &state;

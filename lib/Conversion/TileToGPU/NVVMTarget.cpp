@@ -131,7 +131,8 @@ public:
   /// wgmma's reads (the async proxy) through fence.proxy.async by the
   /// writing thread before the barrier that orders them.
   void fenceForWarpgroupReads(Operation *func) const override {
-    if (!func->walk([](NVVM::WgmmaMmaAsyncOp) { return WalkResult::interrupt(); })
+    if (!func->walk(
+                 [](NVVM::WgmmaMmaAsyncOp) { return WalkResult::interrupt(); })
              .wasInterrupted())
       return;
     func->walk([&](Operation *op) {
@@ -140,7 +141,8 @@ public:
       OpBuilder b(op);
       NVVM::FenceProxyOp::create(
           b, op->getLoc(),
-          NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+          NVVM::ProxyKindAttr::get(b.getContext(),
+                                   NVVM::ProxyKind::async_shared),
           NVVM::SharedSpaceAttr::get(b.getContext(),
                                      NVVM::SharedSpace::shared_cta));
     });
@@ -171,8 +173,8 @@ public:
     Value halves = NVVM::ConvertF8x2ToF16x2Op::create(
         b, loc, VectorType::get({2}, b.getF16Type()), pair,
         /*relu=*/b.getBoolAttr(false), TypeAttr::get(format));
-    Value half = vector::ExtractOp::create(
-        b, loc, halves, ArrayRef<int64_t>{byteIndex % 2});
+    Value half = vector::ExtractOp::create(b, loc, halves,
+                                           ArrayRef<int64_t>{byteIndex % 2});
     return arith::ExtFOp::create(b, loc, b.getF32Type(), half);
   }
 
@@ -200,9 +202,9 @@ public:
     Value shifted = arith::ShRUIOp::create(b, loc, word, i32(4));
     uint32_t k = byteIndex;
     uint32_t selector = k | k << 4 | (4 + k) << 8 | (4 + k) << 12;
-    Value nibbles = NVVM::PermuteOp::create(b, loc, b.getI32Type(), word,
-                                            shifted, i32(selector),
-                                            NVVM::PermuteMode::DEFAULT);
+    Value nibbles =
+        NVVM::PermuteOp::create(b, loc, b.getI32Type(), word, shifted,
+                                i32(selector), NVVM::PermuteMode::DEFAULT);
     // Per half: magnitude bits 0-2 to bits 6-8, sign bit 3 to bit 15.
     Value magnitudes = arith::AndIOp::create(
         b, loc, arith::ShLIOp::create(b, loc, nibbles, i32(6)),
@@ -264,12 +266,10 @@ public:
     Value offset = arith::SelectOp::create(b, loc, valid, byteOffset, zero);
     Value source = address(b, loc, resource, offset);
     Value slot = arith::MulIOp::create(
-        b, loc,
-        arith::IndexCastOp::create(b, loc, b.getI32Type(), lane),
+        b, loc, arith::IndexCastOp::create(b, loc, b.getI32Type(), lane),
         arith::ConstantIntOp::create(b, loc, bytes, 32));
-    Value destination = LLVM::GEPOp::create(b, loc, ldsBase.getType(),
-                                            b.getI8Type(), ldsBase,
-                                            ValueRange{slot});
+    Value destination = LLVM::GEPOp::create(
+        b, loc, ldsBase.getType(), b.getI8Type(), ldsBase, ValueRange{slot});
     Value aligned = isAlignedForVector(b, loc, resource, zero, bytes);
     auto branch = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
@@ -286,8 +286,8 @@ public:
     for (int64_t i = 0; i < bytes; ++i) {
       Value at = arith::AddIOp::create(
           b, loc, offset, arith::ConstantIntOp::create(b, loc, i, 32));
-      Value byte = loadGlobal(b, loc, b.getI8Type(), resource, at, valid,
-                              numBytes);
+      Value byte =
+          loadGlobal(b, loc, b.getI8Type(), resource, at, valid, numBytes);
       Value to = LLVM::GEPOp::create(
           b, loc, ldsBase.getType(), b.getI8Type(), destination,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
@@ -326,10 +326,10 @@ public:
                                   unsigned count,
                                   bool transposed) const override {
     Type i32 = b.getI32Type();
-    Type resultType =
-        count == 1 ? i32
-                   : LLVM::LLVMStructType::getLiteral(
-                         b.getContext(), SmallVector<Type>(count, i32));
+    Type resultType = count == 1
+                          ? i32
+                          : LLVM::LLVMStructType::getLiteral(
+                                b.getContext(), SmallVector<Type>(count, i32));
     Value loaded = NVVM::LdMatrixOp::create(
         b, loc, resultType, rowAddress, count,
         transposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,

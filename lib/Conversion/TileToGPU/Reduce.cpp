@@ -19,8 +19,8 @@ using namespace mla;
 using namespace mla::gpu;
 using namespace mla::tilegpu;
 
-static Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind,
-                     Value x, Value y) {
+static Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind, Value x,
+                     Value y) {
   bool isFloat = isa<FloatType>(getElementTypeOrSelf(x.getType()));
   switch (kind) {
   case tile::ReduceKind::sum:
@@ -96,8 +96,7 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
         for (int64_t step = 1; step < f.size; step *= 2)
           for (Value &v : values)
             v = combine(rewriter, loc, op.getKind(), v,
-                        state.target.shuffleXor(rewriter, loc, v,
-                                                prefix * step,
+                        state.target.shuffleXor(rewriter, loc, v, prefix * step,
                                                 prefix == 1 ? step : 1));
       prefix *= f.size;
     }
@@ -108,8 +107,8 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
                      [&](const LaneFactor &f) { return f.dim == dim; }))
       reduceAcrossWarps(rewriter, loc, op, in, out, ids, values);
 
-    rewriter.replaceOp(op, makeRegisters(rewriter, loc, registerType(outType),
-                                         values));
+    rewriter.replaceOp(
+        op, makeRegisters(rewriter, loc, registerType(outType), values));
     return success();
   }
 
@@ -128,7 +127,8 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
       SmallVector<int64_t> c = out.partialCoords(HwDim::Register, reg);
       Value index = indexConst(b, loc, 0);
       for (auto [d, extent] : llvm::enumerate(out.getShape())) {
-        index = arith::MulIOp::create(b, loc, index, indexConst(b, loc, extent));
+        index =
+            arith::MulIOp::create(b, loc, index, indexConst(b, loc, extent));
         index = arith::AddIOp::create(
             b, loc, index,
             arith::AddIOp::create(b, loc, base[d], indexConst(b, loc, c[d])));
@@ -159,12 +159,11 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
     int64_t prefix = 1;
     for (const LaneFactor &f : in.factorsOf(HwDim::Warp)) {
       if (f.dim == dim) {
-        Value digit =
-            arith::RemUIOp::create(b, loc,
-                                   arith::DivUIOp::create(
-                                       b, loc, ids.warp,
-                                       indexConst(b, loc, prefix)),
-                                   indexConst(b, loc, f.size));
+        Value digit = arith::RemUIOp::create(
+            b, loc,
+            arith::DivUIOp::create(b, loc, ids.warp,
+                                   indexConst(b, loc, prefix)),
+            indexConst(b, loc, f.size));
         own = arith::SubIOp::create(
             b, loc, own,
             arith::MulIOp::create(b, loc, digit, indexConst(b, loc, prefix)));

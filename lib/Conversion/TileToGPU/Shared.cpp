@@ -96,8 +96,7 @@ static Value sharedOffset(OpBuilder &b, Location loc, MemDescType type,
       b, loc, linear, indexConst(b, loc, memoryBytes(type.getElementType())));
 }
 
-int64_t mla::gpu::sharedByteOffset(MemDescType type,
-                                   ArrayRef<int64_t> coords) {
+int64_t mla::gpu::sharedByteOffset(MemDescType type, ArrayRef<int64_t> coords) {
   int64_t linear = linearElement<int64_t>(
       type, SmallVector<int64_t>(coords),
       [](int64_t v, int64_t k) { return v * k; },
@@ -128,8 +127,7 @@ static int64_t sharedRun(const LaneMap &map, MemDescType type) {
 
 std::pair<MemDescType, SmallVector<int64_t>>
 mla::gpu::resolveWindow(Value value) {
-  SmallVector<int64_t> offsets(cast<MemDescType>(value.getType()).getRank(),
-                               0);
+  SmallVector<int64_t> offsets(cast<MemDescType>(value.getType()).getRank(), 0);
   while (auto slice = value.getDefiningOp<MemDescSliceOp>()) {
     for (auto [o, s] : llvm::zip(offsets, slice.getOffsets()))
       o += s;
@@ -176,14 +174,14 @@ public:
     if (!address) {
       SmallVector<Value> lowCoords;
       for (auto [d, value] : llvm::enumerate(base))
-        lowCoords.push_back(arith::AddIOp::create(
-            b, loc, value, indexConst(b, loc, low[d])));
+        lowCoords.push_back(
+            arith::AddIOp::create(b, loc, value, indexConst(b, loc, low[d])));
       address = sharedOffset(b, loc, type, lowCoords);
     }
     // The high parts are whole swizzle periods (whole atoms along the
     // fastest dimension), where the placement is linear.
-    return arith::AddIOp::create(b, loc, address,
-                                 indexConst(b, loc, sharedByteOffset(type, high)));
+    return arith::AddIOp::create(
+        b, loc, address, indexConst(b, loc, sharedByteOffset(type, high)));
   }
 
 private:
@@ -208,11 +206,12 @@ static SmallVector<int64_t> registerCoords(const LaneMap &map, int64_t reg,
 
 /// Calls `body(reg, count, byteOffset)` for each run of registers of `map`
 /// (a tile of a window at `offsets` of `type`'s buffer).
-static void forEachSharedRun(
-    OpBuilder &b, Location loc, const LaneMap &map, MemDescType type,
-    ArrayRef<int64_t> offsets, const KernelIds &ids, bool firstCopiesOnly,
-    function_ref<void(int64_t, int64_t, Value)> body,
-    function_ref<bool(int64_t, int64_t)> wanted = nullptr) {
+static void
+forEachSharedRun(OpBuilder &b, Location loc, const LaneMap &map,
+                 MemDescType type, ArrayRef<int64_t> offsets,
+                 const KernelIds &ids, bool firstCopiesOnly,
+                 function_ref<void(int64_t, int64_t, Value)> body,
+                 function_ref<bool(int64_t, int64_t)> wanted = nullptr) {
   int64_t run = sharedRun(map, type);
   SwizzledOffsets addresses(b, loc, type, laneWarpCoords(b, loc, map, ids));
   for (int64_t r = 0; r < map.numRegisters(); r += run) {
@@ -230,8 +229,8 @@ static void forEachSharedRun(
 /// four lanes of each aligned group at four consecutive columns from a
 /// multiple of 4 (so each lane of the group reads 8 aligned bytes of one
 /// row).
-static bool isTransposedQuad(const LaneMap &map, int64_t quad,
-                             MemDescType type, ArrayRef<int64_t> offsets) {
+static bool isTransposedQuad(const LaneMap &map, int64_t quad, MemDescType type,
+                             ArrayRef<int64_t> offsets) {
   SharedAttr layout = type.getLayout();
   unsigned fast = layout.getOrder()[0], slow = layout.getOrder()[1];
   for (int64_t t = 0; t < map.numLanes(); ++t) {
@@ -261,8 +260,8 @@ static FailureOr<LaneMap> transposedRowLanes(const LaneMap &map,
   SharedAttr layout = type.getLayout();
   int64_t fast = layout.getOrder()[0], slow = layout.getOrder()[1];
   SmallVector<LaneFactor> lanes = map.factorsOf(HwDim::Lane);
-  if (lanes.empty() || lanes.front().dim != fast ||
-      lanes.front().stride != 1 || lanes.front().size % 4 != 0)
+  if (lanes.empty() || lanes.front().dim != fast || lanes.front().stride != 1 ||
+      lanes.front().size % 4 != 0)
     return failure();
   SmallVector<LaneFactor> factors = {{HwDim::Lane, 4, slow, 1}};
   if (lanes.front().size > 4)
@@ -326,8 +325,7 @@ static void loadTransposed(OpBuilder &b, Location loc,
         b, loc, ids,
         arith::AddIOp::create(
             b, loc, base,
-            toI32(b, loc,
-                  addresses->at(registerCoords(map, 4 * q, offsets)))));
+            toI32(b, loc, addresses->at(registerCoords(map, 4 * q, offsets)))));
     Value quad = LLVM::BitcastOp::create(
         b, loc, quadType, state.target.loadTransposed(b, loc, address));
     for (int64_t i = 0; i < 4; ++i)
@@ -416,11 +414,13 @@ matrixRowLanes(ArrayRef<SmallVector<int64_t>> origins, unsigned slow) {
   };
   size_t count = origins.size();
   FailureOr<LaneFactor> second =
-      count > 1 ? step(0, 1) : FailureOr<LaneFactor>(LaneFactor{
-                                   HwDim::Lane, 2, LaneFactor::kReplicated, 0});
+      count > 1 ? step(0, 1)
+                : FailureOr<LaneFactor>(
+                      LaneFactor{HwDim::Lane, 2, LaneFactor::kReplicated, 0});
   FailureOr<LaneFactor> third =
-      count > 2 ? step(0, 2) : FailureOr<LaneFactor>(LaneFactor{
-                                   HwDim::Lane, 2, LaneFactor::kReplicated, 0});
+      count > 2 ? step(0, 2)
+                : FailureOr<LaneFactor>(
+                      LaneFactor{HwDim::Lane, 2, LaneFactor::kReplicated, 0});
   if (failed(second) || failed(third))
     return failure();
   if (count > 2) {
@@ -486,14 +486,14 @@ static void loadMatrices(OpBuilder &b, Location loc, const LoweringState &state,
         b, loc, ids,
         arith::AddIOp::create(
             b, loc, base, toI32(b, loc, sharedOffset(b, loc, type, coords))));
-    SmallVector<Value> matrices = state.target.loadMatrices(
-        b, loc, address, count, pairs[i].transposed);
+    SmallVector<Value> matrices =
+        state.target.loadMatrices(b, loc, address, count, pairs[i].transposed);
     for (auto [matrix, pair] :
          llvm::zip(matrices, ArrayRef(pairs).slice(i, count))) {
       Value halves = LLVM::BitcastOp::create(b, loc, packed, matrix);
       for (int64_t k = 0; k < 2; ++k)
-        elements[2 * pair.pair + k] = fromMemory(
-            b, loc, getRegister(b, loc, halves, k), element);
+        elements[2 * pair.pair + k] =
+            fromMemory(b, loc, getRegister(b, loc, halves, k), element);
     }
     i += count;
   }
@@ -520,13 +520,12 @@ static void storeTile(OpBuilder &b, Location loc, const KernelIds &ids,
           elements.push_back(
               toMemory(b, loc, getRegister(b, loc, regs, reg + i)));
         Value value =
-            count == 1
-                ? elements.front()
-                : makeRegisters(b, loc, VectorType::get({count}, stored),
-                                elements);
-        Value address = ldsAddress(
-            b, loc, ids,
-            arith::AddIOp::create(b, loc, base, toI32(b, loc, at)));
+            count == 1 ? elements.front()
+                       : makeRegisters(b, loc, VectorType::get({count}, stored),
+                                       elements);
+        Value address =
+            ldsAddress(b, loc, ids,
+                       arith::AddIOp::create(b, loc, base, toI32(b, loc, at)));
         LLVM::StoreOp::create(b, loc, value, address, bytes * count);
       });
 }
@@ -539,8 +538,7 @@ static void storeTile(OpBuilder &b, Location loc, const KernelIds &ids,
 static Value loadWithinWord(OpBuilder &b, Location loc, const KernelIds &ids,
                             Value offset, Type type, int64_t bytes) {
   Type i32 = b.getI32Type();
-  Value within =
-      arith::AndIOp::create(b, loc, offset, i32Const(b, loc, 3));
+  Value within = arith::AndIOp::create(b, loc, offset, i32Const(b, loc, 3));
   Value word = LLVM::LoadOp::create(
       b, loc, i32,
       ldsAddress(b, loc, ids, arith::SubIOp::create(b, loc, offset, within)),
@@ -659,7 +657,8 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
                      element, elements);
     forEachSharedRun(
         rewriter, loc, map, bufferType, offsets, ids,
-        /*firstCopiesOnly=*/false, [&](int64_t reg, int64_t count, Value at) {
+        /*firstCopiesOnly=*/false,
+        [&](int64_t reg, int64_t count, Value at) {
           Value offset = arith::AddIOp::create(rewriter, loc, base,
                                                toI32(rewriter, loc, at));
           Type accessType =
@@ -683,9 +682,8 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
           return llvm::any_of(ArrayRef(elements).slice(reg, count),
                               [](Value v) { return !v; });
         });
-    rewriter.replaceOp(op,
-                       makeRegisters(rewriter, loc, registerType(type),
-                                     elements));
+    rewriter.replaceOp(
+        op, makeRegisters(rewriter, loc, registerType(type), elements));
     return success();
   }
   LoweringState &state;

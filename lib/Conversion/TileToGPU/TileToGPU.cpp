@@ -49,10 +49,9 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
   countPendingCopies(kernel, warps.getInt(), state);
   if (ldsBytes > state.target.chip().ldsBytes) {
     // An instance shares its generic kernel's location: name it.
-    kernel.emitOpError() << "@" << kernel.getSymName() << " needs "
-                         << ldsBytes << " bytes of LDS; "
-                         << state.target.chip().name << " has "
-                         << state.target.chip().ldsBytes;
+    kernel.emitOpError() << "@" << kernel.getSymName() << " needs " << ldsBytes
+                         << " bytes of LDS; " << state.target.chip().name
+                         << " has " << state.target.chip().ldsBytes;
     return {};
   }
   LLVM::GlobalOp lds;
@@ -64,8 +63,7 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
         b, loc, arrayType, /*isConstant=*/false, LLVM::Linkage::External,
         (kernel.getSymName() + "_lds").str(), Attribute(), ldsAlign,
         /*addrSpace=*/3);
-    lds->setAttr(tile::kDynamicLdsBytesAttrName,
-                 b.getI64IntegerAttr(ldsBytes));
+    lds->setAttr(tile::kDynamicLdsBytesAttrName, b.getI64IntegerAttr(ldsBytes));
   } else if (ldsBytes > 0) {
     auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), ldsBytes);
     lds = LLVM::GlobalOp::create(
@@ -127,8 +125,8 @@ struct ConvertTileToGPUPass
     module->setAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    auto gpuModule = mlir::gpu::GPUModuleOp::create(b, module.getLoc(),
-                                                    "kernels");
+    auto gpuModule =
+        mlir::gpu::GPUModuleOp::create(b, module.getLoc(), "kernels");
     for (tile::KernelOp kernel : kernels) {
       if (!makeGpuFunc(kernel, gpuModule, state))
         return signalPassFailure();

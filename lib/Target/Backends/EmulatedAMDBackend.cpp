@@ -54,8 +54,7 @@ public:
     return optimizeModule(module, machine, error);
   }
 
-  LogicalResult writeBinary(BinaryJob &job,
-                            std::string &error) const override;
+  LogicalResult writeBinary(BinaryJob &job, std::string &error) const override;
 };
 } // namespace
 
@@ -64,8 +63,8 @@ LogicalResult EmulatedAMDBackend::writeBinary(BinaryJob &job,
   if (failed(optimizeModule(job.module, job.machine, error)))
     return failure();
   auto fail = [&](llvm::Error cause) {
-    error = "emulating " + job.outputPath + ": " +
-            llvm::toString(std::move(cause));
+    error =
+        "emulating " + job.outputPath + ": " + llvm::toString(std::move(cause));
     return failure();
   };
   auto machine = emu::createHostMachine();

@@ -19,10 +19,15 @@ using namespace mla;
 static LogicalResult linkHostLibrary(llvm::ArrayRef<std::string> objectPaths,
                                      llvm::StringRef outputPath,
                                      std::string &error) {
-  std::vector<llvm::StringRef> args = {
-      MLA_CLANG_PATH,          "-shared",         "-nostartfiles",
-      "-fuse-ld=lld",          "--rtlib=compiler-rt", "-Wl,-z,defs",
-      "-Wl,--exclude-libs,ALL", "-o",              outputPath};
+  std::vector<llvm::StringRef> args = {MLA_CLANG_PATH,
+                                       "-shared",
+                                       "-nostartfiles",
+                                       "-fuse-ld=lld",
+                                       "--rtlib=compiler-rt",
+                                       "-Wl,-z,defs",
+                                       "-Wl,--exclude-libs,ALL",
+                                       "-o",
+                                       outputPath};
   for (const std::string &object : objectPaths)
     args.push_back(object);
   args.push_back("-lm");
@@ -47,8 +52,7 @@ public:
     return translateToLLVM(lowered, context, machine, kernels);
   }
 
-  LogicalResult writeBinary(BinaryJob &job,
-                            std::string &error) const override {
+  LogicalResult writeBinary(BinaryJob &job, std::string &error) const override {
     return writeLinkedBinary(*this, job, linkHostLibrary, nullptr, error);
   }
 };

@@ -54,8 +54,7 @@ public:
     return llvm::sys::fs::exists(cubin) ? cubin : outputPath.str();
   }
 
-  LogicalResult writeBinary(BinaryJob &job,
-                            std::string &error) const override;
+  LogicalResult writeBinary(BinaryJob &job, std::string &error) const override;
 
 protected:
   /// Shared memory is addressed with 32-bit pointers (the backend's
@@ -95,12 +94,12 @@ LogicalResult NVPTXBackend::writeBinary(BinaryJob &job,
   std::vector<PtxKernel> kernels = describePtxKernels(job.lowered);
   for (const PtxKernel &kernel : kernels)
     if (kernel.staticSharedBytes > kMaxStaticSharedBytes) {
-      error = ("kernel '" + kernel.symbol + "' needs " +
-               llvm::Twine(kernel.staticSharedBytes) +
-               " bytes of shared memory; " + info.name +
-               " kernels declare at most " +
-               llvm::Twine(kMaxStaticSharedBytes) + " statically")
-                  .str();
+      error =
+          ("kernel '" + kernel.symbol + "' needs " +
+           llvm::Twine(kernel.staticSharedBytes) + " bytes of shared memory; " +
+           info.name + " kernels declare at most " +
+           llvm::Twine(kMaxStaticSharedBytes) + " statically")
+              .str();
       return failure();
     }
 

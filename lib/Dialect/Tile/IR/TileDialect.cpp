@@ -1,8 +1,8 @@
 //===- TileDialect.cpp - Tile dialect registration and types -------------===//
 
 #include "mla/Dialect/Tile/IR/TileDialect.h"
-#include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/Tile/IR/LaunchExpr.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -245,8 +245,8 @@ static LogicalResult verifyLaunchAttr(Operation *op, Attribute attr) {
       auto text = dyn_cast<StringAttr>(condition);
       if (!text)
         return launchError() << "requires: each condition is a string";
-      if (!compileLaunchExpr(kernel, text.getValue(),
-                             LaunchExprKind::Condition, error))
+      if (!compileLaunchExpr(kernel, text.getValue(), LaunchExprKind::Condition,
+                             error))
         return launchError() << "requires: " << error;
     }
   }
@@ -316,8 +316,7 @@ static LogicalResult verifyInstancesAttr(Operation *op, Attribute attr) {
 }
 
 /// `tile.target_instances = {TARGET = <tile.instances>, ...}`.
-static LogicalResult verifyTargetInstancesAttr(Operation *op,
-                                               Attribute attr) {
+static LogicalResult verifyTargetInstancesAttr(Operation *op, Attribute attr) {
   auto dict = dyn_cast<DictionaryAttr>(attr);
   if (!dict || dict.empty())
     return op->emitError() << "'" << kTargetInstancesAttrName
@@ -325,8 +324,8 @@ static LogicalResult verifyTargetInstancesAttr(Operation *op,
                               "instance sets, e.g. {gfx942 = {H = [16]}}";
   // The targets mla-compile compiles for (emulated chips take their chip's
   // entry); a misspelled one would silently never apply.
-  static constexpr llvm::StringLiteral kTargets[] = {"host", "gfx950",
-                                                    "gfx942", "sm_90"};
+  static constexpr llvm::StringLiteral kTargets[] = {"host", "gfx950", "gfx942",
+                                                     "sm_90"};
   for (NamedAttribute entry : dict)
     if (!llvm::is_contained(kTargets, entry.getName().getValue()))
       return op->emitError()
@@ -335,9 +334,9 @@ static LogicalResult verifyTargetInstancesAttr(Operation *op,
              << "'; the targets are host, gfx950, gfx942 and sm_90";
   for (NamedAttribute entry : dict)
     if (failed(verifyInstancesAttr(op, entry.getValue())))
-      return op->emitError() << "in '" << kTargetInstancesAttrName
-                             << "' of target '" << entry.getName().getValue()
-                             << "'";
+      return op->emitError()
+             << "in '" << kTargetInstancesAttrName << "' of target '"
+             << entry.getName().getValue() << "'";
   return success();
 }
 

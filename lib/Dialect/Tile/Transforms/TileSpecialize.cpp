@@ -451,8 +451,7 @@ static FailureOr<SmallVector<Instance>> getProduct(KernelOp kernel,
       return kernel.emitOpError()
              << "has no value for parameter '" << name
              << "', which has no default; list it in "
-             << (source.override ? "the instances option"
-                                 : kInstancesAttrName);
+             << (source.override ? "the instances option" : kInstancesAttrName);
     SmallVector<Instance> product;
     for (const Instance &partial : instances)
       for (Attribute value : values) {
@@ -576,9 +575,9 @@ struct TileSpecializePass
         failedAny |= failed(specializeOrdinary(kernel, symbols));
         continue;
       }
-      failedAny |= failed(specialize(kernel,
-                                     overridesOf.lookup(kernel.getSymName()),
-                                     target, symbols, names));
+      failedAny |=
+          failed(specialize(kernel, overridesOf.lookup(kernel.getSymName()),
+                            target, symbols, names));
       kernel.erase();
     }
     for (FuncOp func : llvm::make_early_inc_range(module.getOps<FuncOp>()))

@@ -13,10 +13,10 @@ llvm::ArrayRef<ChipInfo> mla::tilegpu::getChips() {
   // 16 bytes per lane on gfx950 and 1 to 4 on gfx942; cp.async of 4 to 16
   // on sm_90.
   static const ChipInfo chips[] = {
-      {"gfx950", ChipFamily::CDNA4, 64, 160 * 1024, MmaKind::mfma, 16, 16,
-       32, 1, 16},
-      {"gfx942", ChipFamily::CDNA3, 64, 64 * 1024, MmaKind::mfma, 16, 16, 16,
-       1, 4},
+      {"gfx950", ChipFamily::CDNA4, 64, 160 * 1024, MmaKind::mfma, 16, 16, 32,
+       1, 16},
+      {"gfx942", ChipFamily::CDNA3, 64, 64 * 1024, MmaKind::mfma, 16, 16, 16, 1,
+       4},
       {"sm_90", ChipFamily::Hopper, 32, 227 * 1024, MmaKind::mma_sync, 16, 8,
        16, 4, 16, /*warpgroupMma=*/true},
   };

@@ -2,9 +2,9 @@
 
 #include "mla/Dialect/TileGPU/IR/LaneMap.h"
 
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
-#include "mlir/Support/LogicalResult.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
@@ -95,9 +95,9 @@ bool LaneMap::isValid(std::string *why) const {
     return false;
   };
   for (const LaneFactor &f : factors)
-    if (f.size < 1 || (!f.isReplicated() &&
-                       (f.dim < 0 || f.dim >= static_cast<int64_t>(
-                                                  shape.size()))))
+    if (f.size < 1 ||
+        (!f.isReplicated() &&
+         (f.dim < 0 || f.dim >= static_cast<int64_t>(shape.size()))))
       return fail("factor outside the shape");
   int64_t elements = 1;
   for (int64_t extent : shape)

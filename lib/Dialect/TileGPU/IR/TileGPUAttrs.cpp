@@ -62,9 +62,8 @@ static LogicalResult appendRepeats(SmallVectorImpl<LaneFactor> &factors,
       continue;
     if (shape[d] % covered[d] != 0)
       return failure();
-    factors.push_back(
-        {HwDim::Register, shape[d] / covered[d], static_cast<int64_t>(d),
-         covered[d]});
+    factors.push_back({HwDim::Register, shape[d] / covered[d],
+                       static_cast<int64_t>(d), covered[d]});
   }
   return success();
 }
@@ -73,7 +72,8 @@ static LogicalResult appendRepeats(SmallVectorImpl<LaneFactor> &factors,
 /// shape cannot be split by it.
 static LogicalResult cover(SmallVectorImpl<LaneFactor> &factors,
                            SmallVectorImpl<int64_t> &covered, HwDim hw,
-                           int64_t size, unsigned dim, ArrayRef<int64_t> shape) {
+                           int64_t size, unsigned dim,
+                           ArrayRef<int64_t> shape) {
   int64_t next =
       appendCovering(factors, hw, size, dim, covered[dim], shape[dim]);
   if (next < 0)
@@ -86,11 +86,11 @@ static LogicalResult cover(SmallVectorImpl<LaneFactor> &factors,
 // BlockedAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                    ArrayRef<unsigned> sizePerThread,
-                    ArrayRef<unsigned> threadsPerWarp,
-                    ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order) {
+LogicalResult BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<unsigned> sizePerThread,
+                                  ArrayRef<unsigned> threadsPerWarp,
+                                  ArrayRef<unsigned> warpsPerCTA,
+                                  ArrayRef<unsigned> order) {
   size_t rank = order.size();
   if (rank == 0 || sizePerThread.size() != rank ||
       threadsPerWarp.size() != rank || warpsPerCTA.size() != rank)
@@ -111,9 +111,8 @@ BlockedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 FailureOr<LaneMap> BlockedAttr::getLaneMap(ArrayRef<int64_t> shape,
                                            std::string *why) const {
   if (shape.size() != getOrder().size())
-    return failWith(why, "blocked layout of rank " +
-                             Twine(getOrder().size()) + " for a rank-" +
-                             Twine(shape.size()) + " tile");
+    return failWith(why, "blocked layout of rank " + Twine(getOrder().size()) +
+                             " for a rank-" + Twine(shape.size()) + " tile");
   SmallVector<LaneFactor> factors;
   SmallVector<int64_t> covered(shape.size(), 1);
   for (unsigned d : getOrder())
@@ -335,21 +334,19 @@ FailureOr<LaneMap> DotOperandAttr::getLaneMap(ArrayRef<int64_t> shape,
           {HwDim::Warp, warps[0] / 4, LaneFactor::kReplicated, 0});
     }
   } else if (opIdx == 0) {
-    factors.push_back(
-        {HwDim::Warp, warps[1], LaneFactor::kReplicated, 0});
+    factors.push_back({HwDim::Warp, warps[1], LaneFactor::kReplicated, 0});
     if (failed(cover(factors, covered, HwDim::Warp, warps[0], 0, shape)))
       return failWith(why, "warpsPerCTA does not divide the tile");
   } else {
     if (failed(cover(factors, covered, HwDim::Warp, warps[1], 1, shape)))
       return failWith(why, "warpsPerCTA does not divide the tile");
-    factors.push_back(
-        {HwDim::Warp, warps[0], LaneFactor::kReplicated, 0});
+    factors.push_back({HwDim::Warp, warps[0], LaneFactor::kReplicated, 0});
   }
   // K steps first, so one instruction's registers are contiguous and the
   // steps of one row (column) of instructions follow each other.
-  if (failed(appendRepeats(factors, shape, covered,
-                           {static_cast<unsigned>(kDim),
-                            static_cast<unsigned>(otherDim)})))
+  if (failed(appendRepeats(
+          factors, shape, covered,
+          {static_cast<unsigned>(kDim), static_cast<unsigned>(otherDim)})))
     return failWith(why, "the tile is not made of whole instructions");
   return LaneMap(shape, factors);
 }
@@ -607,8 +604,8 @@ static FailureOr<Attribute> transposedLayout(Attribute layout) {
   FailureOr<Attribute> Attr::getReducedEncoding(int64_t dim) const {           \
     return sliceOf(*this, dim);                                                \
   }                                                                            \
-  FailureOr<Attribute> Attr::getBroadcastEncoding(                             \
-      ArrayRef<int64_t> newDims, ArrayRef<int64_t>) const {                    \
+  FailureOr<Attribute> Attr::getBroadcastEncoding(ArrayRef<int64_t> newDims,   \
+                                                  ArrayRef<int64_t>) const {   \
     return unslice(*this, newDims);                                            \
   }                                                                            \
   FailureOr<Attribute> Attr::getTransposedEncoding() const {                   \

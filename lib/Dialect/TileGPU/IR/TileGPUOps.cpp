@@ -3,8 +3,8 @@
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -44,8 +44,8 @@ struct FoldConvertOfSplat : OpRewritePattern<ConvertLayoutOp> {
     if (!matchPattern(op.getSrc(), m_Constant(&splat)))
       return rewriter.notifyMatchFailure(op, "source is not a splat");
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, SplatElementsAttr::get(op.getType(),
-                                   splat.getSplatValue<Attribute>()));
+        op,
+        SplatElementsAttr::get(op.getType(), splat.getSplatValue<Attribute>()));
     return success();
   }
 };
@@ -131,8 +131,8 @@ LogicalResult MemDescIndexOp::verify() {
     if (d != 0)
       order.push_back(d - 1);
   if (from.getVec() != to.getVec() || from.getPerPhase() != to.getPerPhase() ||
-      from.getMaxPhase() != to.getMaxPhase() || from.getAtom() != to.getAtom() ||
-      to.getOrder() != ArrayRef(order))
+      from.getMaxPhase() != to.getMaxPhase() ||
+      from.getAtom() != to.getAtom() || to.getOrder() != ArrayRef(order))
     return emitOpError("result layout must be the buffers' layout without "
                        "their leading dimension");
   return success();
@@ -163,8 +163,8 @@ LogicalResult WarpgroupDotOp::verify() {
   int64_t bn = b.getShape()[getRhsTransposed() ? 0 : 1];
   if (bk != k || a.getShape()[0] != acc.getShape()[0] ||
       bn != acc.getShape()[1])
-    return emitOpError() << "shapes do not make a product: " << a << " * "
-                         << b << (getRhsTransposed() ? " (transposed)" : "")
+    return emitOpError() << "shapes do not make a product: " << a << " * " << b
+                         << (getRhsTransposed() ? " (transposed)" : "")
                          << " -> " << acc;
   return success();
 }

@@ -59,8 +59,7 @@ static bool sharesLayout(Operation *op) {
 namespace {
 class LayoutAssigner {
 public:
-  LayoutAssigner(tile::KernelOp kernel, const ChipInfo &chip,
-                 unsigned numWarps)
+  LayoutAssigner(tile::KernelOp kernel, const ChipInfo &chip, unsigned numWarps)
       : kernel(kernel), chip(chip), numWarps(numWarps),
         ctx(kernel.getContext()) {}
 
@@ -209,9 +208,9 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
       SmallVector<unsigned> perThread(packed.getSizePerThread());
       if (dequant.getPacked().getType().getElementType().isInteger(8))
         perThread.back() *= 2;
-      auto layout = BlockedAttr::get(ctx, perThread, packed.getThreadsPerWarp(),
-                                     packed.getWarpsPerCTA(),
-                                     packed.getOrder());
+      auto layout =
+          BlockedAttr::get(ctx, perThread, packed.getThreadsPerWarp(),
+                           packed.getWarpsPerCTA(), packed.getOrder());
       std::string why;
       if (succeeded(layout.getLaneMap(type.getShape(), &why)))
         return {layout, 1};
@@ -257,8 +256,7 @@ bool LayoutAssigner::deriveOnce() {
     RankedTensorType type = tileType(v);
     std::string why;
     auto distributed = dyn_cast<DistributedLayoutAttr>(layout);
-    if (!distributed ||
-        failed(distributed.getLaneMap(type.getShape(), &why)))
+    if (!distributed || failed(distributed.getLaneMap(type.getShape(), &why)))
       return;
     layouts[root] = layout;
     changed = true;
@@ -266,8 +264,7 @@ bool LayoutAssigner::deriveOnce() {
   kernel.walk([&](Operation *op) {
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       if (Attribute in = layoutOf(reduce.getInput()))
-        decide(reduce.getResult(),
-               SliceAttr::get(ctx, reduce.getDim(), in));
+        decide(reduce.getResult(), SliceAttr::get(ctx, reduce.getDim(), in));
       return;
     }
     if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
@@ -357,8 +354,8 @@ LogicalResult LayoutAssigner::rewrite() {
     value.setType(withLayout(type, it->second));
     OpBuilder b(ctx);
     b.setInsertionPointAfterValue(value);
-    Value converted = ConvertLayoutOp::create(
-        b, value.getLoc(), withLayout(type, group), value);
+    Value converted = ConvertLayoutOp::create(b, value.getLoc(),
+                                              withLayout(type, group), value);
     value.replaceAllUsesExcept(converted, converted.getDefiningOp());
   }
 
@@ -372,8 +369,8 @@ LogicalResult LayoutAssigner::rewrite() {
         return op->emitOpError("needs a matrix-core result layout");
       // The product's own instruction may take a K the group's does not;
       // its result layout is the group's either way.
-      MmaAttr mma = withInstrKFor(group, chip,
-                                  tileType(dot.getLhs()).getDimSize(1));
+      MmaAttr mma =
+          withInstrKFor(group, chip, tileType(dot.getLhs()).getDimSize(1));
       if (mma != group) {
         dot.getAccMutable().assign(convertTo(b, loc, dot.getAcc(), mma));
         dot.getResult().setType(withLayout(tileType(dot.getResult()), mma));
@@ -405,10 +402,10 @@ LogicalResult LayoutAssigner::rewrite() {
                << " matrix instruction (" << why
                << "); M, N and K must be multiples of the instruction's";
       }
-      dot.getLhsMutable().assign(convertTo(
-          b, loc, dot.getLhs(), DotOperandAttr::get(ctx, 0, mma)));
-      dot.getRhsMutable().assign(convertTo(
-          b, loc, dot.getRhs(), DotOperandAttr::get(ctx, 1, mma)));
+      dot.getLhsMutable().assign(
+          convertTo(b, loc, dot.getLhs(), DotOperandAttr::get(ctx, 0, mma)));
+      dot.getRhsMutable().assign(
+          convertTo(b, loc, dot.getRhs(), DotOperandAttr::get(ctx, 1, mma)));
       return WalkResult::advance();
     }
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
@@ -418,8 +415,8 @@ LogicalResult LayoutAssigner::rewrite() {
       if (type.getEncoding() != produced) {
         reduce.getResult().setType(withLayout(type, produced));
         b.setInsertionPointAfter(op);
-        Value converted = ConvertLayoutOp::create(
-            b, loc, type, reduce.getResult());
+        Value converted =
+            ConvertLayoutOp::create(b, loc, type, reduce.getResult());
         reduce.getResult().replaceAllUsesExcept(converted,
                                                 converted.getDefiningOp());
       }
@@ -470,8 +467,8 @@ LogicalResult LayoutAssigner::rewrite() {
       if (type != produced) {
         trans.getResult().setType(produced);
         b.setInsertionPointAfter(op);
-        Value converted = ConvertLayoutOp::create(b, loc, type,
-                                                  trans.getResult());
+        Value converted =
+            ConvertLayoutOp::create(b, loc, type, trans.getResult());
         trans.getResult().replaceAllUsesExcept(converted,
                                                converted.getDefiningOp());
       }
@@ -505,8 +502,7 @@ static bool readsWholeWords(const LaneMap &map, Type element) {
   int64_t bytes = std::max<unsigned>(1, element.getIntOrFloatBitWidth() / 8);
   for (const LaneFactor &f : map.getFactors())
     if (f.hw == HwDim::Register)
-      return f.dim == map.getRank() - 1 && f.stride == 1 &&
-             f.size * bytes >= 4;
+      return f.dim == map.getRank() - 1 && f.stride == 1 && f.size * bytes >= 4;
   return false;
 }
 
@@ -532,7 +528,8 @@ void LayoutAssigner::loadOperandsDirectly() {
     if (load.getMask()) {
       OpBuilder b(load);
       Attribute layout = type.getEncoding();
-      for (int64_t d = type.getRank(); d-- > tileType(load.getMask()).getRank();)
+      for (int64_t d = type.getRank();
+           d-- > tileType(load.getMask()).getRank();)
         layout = SliceAttr::get(ctx, d, layout);
       load.getMaskMutable()[0].set(
           convertTo(b, load.getLoc(), load.getMask(), layout));
@@ -564,9 +561,9 @@ LogicalResult LayoutAssigner::checkLayoutsHold() {
   WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
     for (Value v : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(v.getType());
-      auto layout = type ? dyn_cast_if_present<DistributedLayoutAttr>(
-                               type.getEncoding())
-                         : nullptr;
+      auto layout =
+          type ? dyn_cast_if_present<DistributedLayoutAttr>(type.getEncoding())
+               : nullptr;
       std::string why;
       if (!layout || succeeded(layout.getLaneMap(type.getShape(), &why)))
         continue;
@@ -575,8 +572,8 @@ LogicalResult LayoutAssigner::checkLayoutsHold() {
       return op->emitOpError()
              << "has a tile " << plain << " that " << chip.name
              << " cannot lay out on " << numWarps << " warps of "
-             << chip.waveSize << " lanes (layout " << Attribute(layout)
-             << ": " << why
+             << chip.waveSize << " lanes (layout " << Attribute(layout) << ": "
+             << why
              << "); the GPU targets take tile dimensions that are powers "
                 "of two, or multiples of the lanes and warps they spread "
                 "over";
@@ -610,12 +607,11 @@ struct AssignLayoutsPass
     }
     for (auto kernel : getOperation().getOps<tile::KernelOp>()) {
       FailureOr<unsigned> warps = warpsOf(kernel, numWarps);
-      if (failed(warps) ||
-          failed(LayoutAssigner(kernel, *info, *warps).run()))
+      if (failed(warps) || failed(LayoutAssigner(kernel, *info, *warps).run()))
         return signalPassFailure();
-      kernel->setAttr("tilegpu.num_warps",
-                      IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                       *warps));
+      kernel->setAttr(
+          "tilegpu.num_warps",
+          IntegerAttr::get(IntegerType::get(&getContext(), 32), *warps));
     }
   }
 };

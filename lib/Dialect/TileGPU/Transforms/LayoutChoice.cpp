@@ -57,8 +57,7 @@ BlockedAttr mla::tilegpu::chooseBlocked(MLIRContext *ctx,
 /// columns, each taking the widest instruction (at most 256 columns) that
 /// its columns are made of. None where the shape does not split so.
 static std::optional<MmaAttr> chooseWarpgroupMma(MLIRContext *ctx, int64_t m,
-                                                 int64_t n,
-                                                 unsigned numWarps) {
+                                                 int64_t n, unsigned numWarps) {
   if (m % 64 != 0 || numWarps % 4 != 0)
     return std::nullopt;
   unsigned groups = numWarps / 4;
@@ -101,9 +100,9 @@ MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
     }
   }
   unsigned rowWarps =
-      bestRows ? *bestRows
-               : largestPow2Dividing(std::max<int64_t>(m / chip.mmaM, 1),
-                                     numWarps);
+      bestRows
+          ? *bestRows
+          : largestPow2Dividing(std::max<int64_t>(m / chip.mmaM, 1), numWarps);
   return MmaAttr::get(ctx, chip.mmaKind, {chip.mmaM, chip.mmaN, chip.mmaK},
                       {rowWarps, numWarps / rowWarps});
 }

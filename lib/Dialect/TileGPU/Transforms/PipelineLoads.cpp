@@ -178,8 +178,8 @@ static void copyAt(OpBuilder &b, Location loc, Value inductionVar, Value iv,
   mapping.map(inductionVar, iv);
   for (Operation *op : staged.slice)
     b.clone(*op, mapping);
-  auto dst = MemDescIndexOp::create(b, loc, staged.alloc.getType(), buffers,
-                                    stage);
+  auto dst =
+      MemDescIndexOp::create(b, loc, staged.alloc.getType(), buffers, stage);
   SmallVector<Value> indices;
   for (Value index : staged.load.getIndices())
     indices.push_back(mapping.lookupOrDefault(index));
@@ -227,8 +227,8 @@ static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
     copyAt(rewriter, loc, iv, nextIv, s, bufs, nextStage);
   AsyncWaitOp::create(rewriter, loc, staged.size());
   for (auto [s, bufs] : llvm::zip(staged, buffers)) {
-    Value current = MemDescIndexOp::create(rewriter, loc, s.alloc.getType(),
-                                           bufs, stage);
+    Value current =
+        MemDescIndexOp::create(rewriter, loc, s.alloc.getType(), bufs, stage);
     rewriter.replaceAllUsesWith(s.alloc.getResult(), current);
     rewriter.eraseOp(s.alloc);
     rewriter.eraseOp(s.load);

@@ -43,8 +43,8 @@ static SharedAttr chooseShared(MLIRContext *ctx, RankedTensorType type,
     if (SharedAttr canonical = chooseWarpgroupShared(ctx, type))
       return canonical;
   int64_t cols = type.getShape().back();
-  int64_t bytes = std::max<int64_t>(
-      1, type.getElementType().getIntOrFloatBitWidth() / 8);
+  int64_t bytes =
+      std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
   int64_t vec = 1;
   while (vec * 2 * bytes <= 16 && cols % (vec * 2) == 0)
     vec *= 2;
@@ -130,8 +130,9 @@ Value OperandStager::bufferFor(tile::LoadOp load) {
   RankedTensorType type = load.getType();
   auto memType = MemDescType::get(ctx, type.getShape(), type.getElementType(),
                                   sharedFor(type));
-  Value buffer = LocalAllocOp::create(b, load.getLoc(), memType, load.getResult(),
-                                      /*offset=*/IntegerAttr());
+  Value buffer =
+      LocalAllocOp::create(b, load.getLoc(), memType, load.getResult(),
+                           /*offset=*/IntegerAttr());
   buffers[load] = buffer;
   return buffer;
 }
@@ -192,13 +193,13 @@ Value OperandStager::decodedBufferFor(Operation *dequant) {
     Window part{{0, c0}, {rows, columns}};
     Value decoded;
     if (fp8) {
-      auto layout = chooseBlocked(ctx, part.sizes, 8, /*contiguousDim=*/1,
-                                  lanes, warps);
+      auto layout =
+          chooseBlocked(ctx, part.sizes, 8, /*contiguousDim=*/1, lanes, warps);
       Value in = rebuild(b, fp8.getInput(), layout, part);
       decoded = tile::DequantFp8Op::create(
-          b, loc, RankedTensorType::get(part.sizes, type.getElementType(),
-                                        layout),
-          in, fp8.getScale());
+          b, loc,
+          RankedTensorType::get(part.sizes, type.getElementType(), layout), in,
+          fp8.getScale());
     } else {
       // The bytes in 16-byte runs, each decoding to twice the values.
       Window packedPart{{0, c0 / 2}, {rows, columns / 2}};
@@ -218,14 +219,14 @@ Value OperandStager::decodedBufferFor(Operation *dequant) {
       Value scales =
           rebuild(b, mx.getScales(), linear(ctx, *scalesMap), scalesPart);
       decoded = tile::DequantMxOp::create(
-          b, loc, RankedTensorType::get(part.sizes, type.getElementType(),
-                                        layout),
+          b, loc,
+          RankedTensorType::get(part.sizes, type.getElementType(), layout),
           bytes, scales);
     }
     auto partType = MemDescType::get(ctx, part.sizes, type.getElementType(),
                                      tileType.getLayout());
-    Value window = MemDescSliceOp::create(
-        b, loc, partType, buffer, b.getDenseI64ArrayAttr(part.offsets));
+    Value window = MemDescSliceOp::create(b, loc, partType, buffer,
+                                          b.getDenseI64ArrayAttr(part.offsets));
     LocalStoreOp::create(b, loc, decoded, window);
   }
   BarrierOp::create(b, loc);
@@ -238,8 +239,8 @@ Value OperandStager::readWindow(OpBuilder &b, Location loc, Value buffer,
                                 Type element) {
   auto bufferType = cast<MemDescType>(buffer.getType());
   if (ArrayRef<int64_t>(window.sizes) != bufferType.getShape()) {
-    auto windowType = MemDescType::get(ctx, window.sizes, element,
-                                       bufferType.getLayout());
+    auto windowType =
+        MemDescType::get(ctx, window.sizes, element, bufferType.getLayout());
     buffer = MemDescSliceOp::create(b, loc, windowType, buffer,
                                     b.getDenseI64ArrayAttr(window.offsets));
   }
@@ -263,8 +264,8 @@ Value OperandStager::rebuild(OpBuilder &b, Value value, Attribute layout,
   if (auto trans = dyn_cast<tile::TransOp>(op)) {
     Window inner{{window.offsets[1], window.offsets[0]},
                  {window.sizes[1], window.sizes[0]}};
-    Value in = rebuild(b, trans.getInput(), linear(ctx, map.permuted({1, 0})),
-                       inner);
+    Value in =
+        rebuild(b, trans.getInput(), linear(ctx, map.permuted({1, 0})), inner);
     RankedTensorType produced =
         tile::getTransposedType(cast<RankedTensorType>(in.getType()));
     Value out = tile::TransOp::create(b, loc, produced, in);
@@ -305,8 +306,8 @@ static Value window(OpBuilder &b, Location loc, Value value,
 /// one column block of whole instructions for every warp (QK: K = 576,
 /// PV: N = 512). Each block's operand is read from LDS right before its
 /// product, so no lane holds the whole operand.
-static void splitDot(OperandStager &stager, tile::DotOp dot, ConvertLayoutOp rhs,
-                     Value stagedLhs) {
+static void splitDot(OperandStager &stager, tile::DotOp dot,
+                     ConvertLayoutOp rhs, Value stagedLhs) {
   OpBuilder b(dot);
   Location loc = dot.getLoc();
   RankedTensorType rhsType = rhs.getType();
@@ -314,8 +315,8 @@ static void splitDot(OperandStager &stager, tile::DotOp dot, ConvertLayoutOp rhs
   int64_t k = rhsType.getDimSize(0), n = rhsType.getDimSize(1);
   int64_t m = dot.getType().getDimSize(0);
   int64_t kBlock = std::max<int64_t>(32, mma.getInstrK());
-  int64_t nBlock = std::max<int64_t>(32, int64_t(mma.getInstrN()) *
-                                             mma.getWarpsPerCTA()[1]);
+  int64_t nBlock =
+      std::max<int64_t>(32, int64_t(mma.getInstrN()) * mma.getWarpsPerCTA()[1]);
   auto stagedBlock = [&](ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
     Window w{SmallVector<int64_t>(offsets), SmallVector<int64_t>(sizes)};
     return stager.rebuild(b, rhs.getSrc(), rhsType.getEncoding(), w);
@@ -386,13 +387,13 @@ static Value invariantLhsToStage(tile::DotOp dot) {
   int64_t bits = type.getElementType().getIntOrFloatBitWidth();
   if (map.numRegisters() * bits / 32 <= kMaxInvariantOperandRegisters)
     return {};
-  auto blocked = chooseBlocked(
-      load.getContext(), type.getShape(), bits, /*contiguousDim=*/1,
-      map.numLanes(), map.numWarps());
+  auto blocked =
+      chooseBlocked(load.getContext(), type.getShape(), bits,
+                    /*contiguousDim=*/1, map.numLanes(), map.numWarps());
   OpBuilder b(load);
   auto twin = cast<tile::LoadOp>(b.clone(*load));
-  twin.getResult().setType(RankedTensorType::get(
-      type.getShape(), type.getElementType(), blocked));
+  twin.getResult().setType(
+      RankedTensorType::get(type.getShape(), type.getElementType(), blocked));
   return twin.getResult();
 }
 
@@ -413,10 +414,11 @@ static Value exchangeThroughBuffer(ConvertLayoutOp convert) {
     return {};
   MLIRContext *ctx = convert.getContext();
   OpBuilder b(convert);
-  auto memType = MemDescType::get(ctx, type.getShape(), type.getElementType(),
-                                  chooseShared(ctx, type, /*forWarpgroups=*/false));
-  Value buffer = LocalAllocOp::create(b, convert.getLoc(), memType,
-                                      convert.getSrc(), /*offset=*/IntegerAttr());
+  auto memType =
+      MemDescType::get(ctx, type.getShape(), type.getElementType(),
+                       chooseShared(ctx, type, /*forWarpgroups=*/false));
+  Value buffer = LocalAllocOp::create(
+      b, convert.getLoc(), memType, convert.getSrc(), /*offset=*/IntegerAttr());
   return LocalLoadOp::create(b, convert.getLoc(), type, buffer);
 }
 
@@ -474,7 +476,8 @@ struct StageOperandsPass
     for (ConvertLayoutOp lhs : exchanges) {
       if (Value exchanged = exchangeThroughBuffer(lhs)) {
         lhs.getResult().replaceUsesWithIf(exchanged, [](OpOperand &use) {
-          return isa<tile::DotOp>(use.getOwner()) && use.getOperandNumber() == 0;
+          return isa<tile::DotOp>(use.getOwner()) &&
+                 use.getOperandNumber() == 0;
         });
         if (lhs->use_empty())
           lhs.erase();

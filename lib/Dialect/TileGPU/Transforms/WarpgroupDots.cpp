@@ -79,14 +79,14 @@ static FailureOr<Value> bufferOf(OpBuilder &b, Operation *before, Value value,
               "elements, rows of a multiple of 32 bytes)";
   if (auto load = value.getDefiningOp<tile::LoadOp>()) {
     LaneMap map = getLaneMap(type);
-    auto blocked = chooseBlocked(b.getContext(), type.getShape(),
-                                 type.getElementType().getIntOrFloatBitWidth(),
-                                 /*contiguousDim=*/1, map.numLanes(),
-                                 map.numWarps());
+    auto blocked =
+        chooseBlocked(b.getContext(), type.getShape(),
+                      type.getElementType().getIntOrFloatBitWidth(),
+                      /*contiguousDim=*/1, map.numLanes(), map.numWarps());
     b.setInsertionPoint(load);
     auto twin = cast<tile::LoadOp>(b.clone(*load));
-    twin.getResult().setType(RankedTensorType::get(
-        type.getShape(), type.getElementType(), blocked));
+    twin.getResult().setType(
+        RankedTensorType::get(type.getShape(), type.getElementType(), blocked));
     value = twin.getResult();
   }
   b.setInsertionPoint(before);

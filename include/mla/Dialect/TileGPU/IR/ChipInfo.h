@@ -1,4 +1,5 @@
-//===- ChipInfo.h - What layout decisions need to know about a chip -*- C++ -*-===//
+//===- ChipInfo.h - What layout decisions need to know about a chip -*- C++
+//-*-===//
 //
 // The facts of a GPU that decide layouts and LDS use: warp size, LDS size,
 // the matrix-core instruction per operand type. Code emission differences

@@ -1,4 +1,5 @@
-//===- LaneMap.h - Where each element of a distributed tile lives -*- C++ -*-===//
+//===- LaneMap.h - Where each element of a distributed tile lives -*- C++
+//-*-===//
 //
 // Every distributed layout (blocked, matrix-core result and operand, slice)
 // is, for a tile of a given shape, a map from (register, lane, warp) to the

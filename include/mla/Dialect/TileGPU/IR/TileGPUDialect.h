@@ -8,9 +8,9 @@
 #include "mla/Dialect/TileGPU/IR/LaneMap.h"
 
 #include "mlir/IR/Attributes.h"
-#include "mlir/IR/TensorEncoding.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/TensorEncoding.h"
 
 #include "mla/Dialect/TileGPU/IR/TileGPUDialect.h.inc"
 #include "mla/Dialect/TileGPU/IR/TileGPUEnums.h.inc"
