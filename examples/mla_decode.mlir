@@ -511,7 +511,7 @@ tile.func @store_part(%part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %o: 
 !blank = tensor<32x8xi32>
 
 // The launch plan on the device: the reproducible plan of the host planner
-// (lib/Runtime/LaunchPlan.cpp) from the indptrs where they live, so that a
+// (lib/Decode/LaunchPlan.cpp) from the indptrs where they live, so that a
 // call needs no host synchronization (docs/ABI.md, "The plan on the
 // device"). Program b < batch writes sequence b's work items and combine
 // items at their places in the host plan's order; program `batch` writes

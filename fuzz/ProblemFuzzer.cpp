@@ -18,8 +18,8 @@
 
 #include "FuzzSupport.h"
 
+#include "mla/Decode/Problem.h"
 #include "mla/Runtime/Npy.h"
-#include "mla/Runtime/Problem.h"
 
 #include <array>
 #include <cstdint>

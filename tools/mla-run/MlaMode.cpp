@@ -8,15 +8,15 @@
 
 #include "Modes.h"
 
+#include "mla/Decode/Check.h"
+#include "mla/Decode/DevicePlan.h"
+#include "mla/Decode/LaunchPlan.h"
+#include "mla/Decode/MlaDriver.h"
+#include "mla/Decode/Problem.h"
+#include "mla/Decode/Reference.h"
 #include "mla/Runtime/Backend.h"
-#include "mla/Runtime/Check.h"
-#include "mla/Runtime/DevicePlan.h"
-#include "mla/Runtime/LaunchPlan.h"
 #include "mla/Runtime/Manifest.h"
-#include "mla/Runtime/MlaDriver.h"
 #include "mla/Runtime/Npy.h"
-#include "mla/Runtime/Problem.h"
-#include "mla/Runtime/Reference.h"
 
 #include "llvm/Support/ThreadPool.h"
 

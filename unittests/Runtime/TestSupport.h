@@ -9,7 +9,7 @@
 #ifndef MLA_UNITTESTS_RUNTIME_TESTSUPPORT_H
 #define MLA_UNITTESTS_RUNTIME_TESTSUPPORT_H
 
-#include "mla/Runtime/Problem.h"
+#include "mla/Decode/Problem.h"
 #include "mla/Runtime/Status.h"
 
 #include "llvm/Support/ThreadPool.h"

@@ -2,8 +2,8 @@
 
 #include "TestSupport.h"
 
-#include "mla/Runtime/DevicePlan.h"
-#include "mla/Runtime/LaunchPlan.h"
+#include "mla/Decode/DevicePlan.h"
+#include "mla/Decode/LaunchPlan.h"
 
 #include "gtest/gtest.h"
 

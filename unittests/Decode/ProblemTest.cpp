@@ -2,8 +2,8 @@
 
 #include "TestSupport.h"
 
+#include "mla/Decode/Problem.h"
 #include "mla/Runtime/Formats.h"
-#include "mla/Runtime/Problem.h"
 
 #include "llvm/Support/ThreadPool.h"
 #include "gtest/gtest.h"

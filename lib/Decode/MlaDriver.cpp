@@ -1,6 +1,6 @@
 //===- MlaDriver.cpp - Run MLA decode kernels of a module -----------------===//
 
-#include "mla/Runtime/MlaDriver.h"
+#include "mla/Decode/MlaDriver.h"
 #include "mla/Runtime/Manifest.h"
 
 #include <algorithm>

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLA_RUNTIME_LAUNCHPLAN_H
-#define MLA_RUNTIME_LAUNCHPLAN_H
+#ifndef MLA_DECODE_LAUNCHPLAN_H
+#define MLA_DECODE_LAUNCHPLAN_H
 
 #include "mla/Runtime/Status.h"
 
@@ -177,4 +177,4 @@ Status planSplitKv(const std::vector<int32_t> &qoIndptr,
 
 } // namespace mla::runtime
 
-#endif // MLA_RUNTIME_LAUNCHPLAN_H
+#endif // MLA_DECODE_LAUNCHPLAN_H

@@ -2,9 +2,9 @@
 
 #include "TestSupport.h"
 
-#include "mla/Runtime/LaunchPlan.h"
-#include "mla/Runtime/MlaDriver.h"
-#include "mla/Runtime/Problem.h"
+#include "mla/Decode/LaunchPlan.h"
+#include "mla/Decode/MlaDriver.h"
+#include "mla/Decode/Problem.h"
 
 #include "gtest/gtest.h"
 

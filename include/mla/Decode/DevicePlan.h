@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLA_RUNTIME_DEVICEPLAN_H
-#define MLA_RUNTIME_DEVICEPLAN_H
+#ifndef MLA_DECODE_DEVICEPLAN_H
+#define MLA_DECODE_DEVICEPLAN_H
 
-#include "mla/Runtime/LaunchPlan.h"
+#include "mla/Decode/LaunchPlan.h"
 #include "mla/Runtime/Status.h"
 
 #include <cstdint>
@@ -60,4 +60,4 @@ Status compareWithHostPlan(const LaunchPlan &device, const LaunchPlan &host);
 
 } // namespace mla::runtime
 
-#endif // MLA_RUNTIME_DEVICEPLAN_H
+#endif // MLA_DECODE_DEVICEPLAN_H

@@ -2,11 +2,11 @@
 
 #include "TestSupport.h"
 
+#include "mla/Decode/LaunchPlan.h"
+#include "mla/Decode/MlaDriver.h"
+#include "mla/Decode/Problem.h"
 #include "mla/Runtime/Backend.h"
-#include "mla/Runtime/LaunchPlan.h"
 #include "mla/Runtime/Manifest.h"
-#include "mla/Runtime/MlaDriver.h"
-#include "mla/Runtime/Problem.h"
 
 #include "gtest/gtest.h"
 

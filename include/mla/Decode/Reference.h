@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLA_RUNTIME_REFERENCE_H
-#define MLA_RUNTIME_REFERENCE_H
+#ifndef MLA_DECODE_REFERENCE_H
+#define MLA_DECODE_REFERENCE_H
 
 #include <vector>
 
@@ -30,4 +30,4 @@ std::vector<double> computeReference(const MlaProblem &problem,
 
 } // namespace mla::runtime
 
-#endif // MLA_RUNTIME_REFERENCE_H
+#endif // MLA_DECODE_REFERENCE_H

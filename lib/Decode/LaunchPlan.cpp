@@ -1,6 +1,6 @@
 //===- LaunchPlan.cpp - Split-KV work distribution ------------------------===//
 
-#include "mla/Runtime/LaunchPlan.h"
+#include "mla/Decode/LaunchPlan.h"
 
 #include <algorithm>
 #include <cmath>

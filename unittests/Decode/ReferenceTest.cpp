@@ -2,9 +2,9 @@
 
 #include "TestSupport.h"
 
+#include "mla/Decode/Problem.h"
+#include "mla/Decode/Reference.h"
 #include "mla/Runtime/Formats.h"
-#include "mla/Runtime/Problem.h"
-#include "mla/Runtime/Reference.h"
 
 #include "gtest/gtest.h"
 

@@ -2,7 +2,7 @@
 
 #include "TestSupport.h"
 
-#include "mla/Runtime/Check.h"
+#include "mla/Decode/Check.h"
 #include "mla/Runtime/Formats.h"
 
 #include "gtest/gtest.h"

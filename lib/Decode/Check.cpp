@@ -1,6 +1,6 @@
 //===- Check.cpp - Compare kernel output with the reference ---------------===//
 
-#include "mla/Runtime/Check.h"
+#include "mla/Decode/Check.h"
 #include "mla/Runtime/Formats.h"
 #include "mla/Runtime/Status.h"
 

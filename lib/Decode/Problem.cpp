@@ -1,6 +1,6 @@
 //===- Problem.cpp - The MLA decode problem data --------------------------===//
 
-#include "mla/Runtime/Problem.h"
+#include "mla/Decode/Problem.h"
 #include "mla/Runtime/Formats.h"
 #include "mla/Runtime/HostMemory.h"
 #include "mla/Runtime/Npy.h"

@@ -1,9 +1,9 @@
 //===- Reference.cpp - float64 MLA decode reference -----------------------===//
 
-#include "mla/Runtime/Reference.h"
+#include "mla/Decode/Reference.h"
+#include "mla/Decode/Problem.h"
 #include "mla/Runtime/Formats.h"
 #include "mla/Runtime/Parallel.h"
-#include "mla/Runtime/Problem.h"
 
 #include <algorithm>
 #include <cmath>

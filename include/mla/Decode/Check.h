@@ -1,7 +1,7 @@
 //===- Check.h - Compare kernel output with the reference -------*- C++ -*-===//
 
-#ifndef MLA_RUNTIME_CHECK_H
-#define MLA_RUNTIME_CHECK_H
+#ifndef MLA_DECODE_CHECK_H
+#define MLA_DECODE_CHECK_H
 
 #include <cstdint>
 #include <string>
@@ -39,4 +39,4 @@ CheckResult compareWithReference(const uint16_t *out, const double *reference,
 
 } // namespace mla::runtime
 
-#endif // MLA_RUNTIME_CHECK_H
+#endif // MLA_DECODE_CHECK_H

@@ -7,12 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLA_RUNTIME_MLADRIVER_H
-#define MLA_RUNTIME_MLADRIVER_H
+#ifndef MLA_DECODE_MLADRIVER_H
+#define MLA_DECODE_MLADRIVER_H
 
+#include "mla/Decode/LaunchPlan.h"
+#include "mla/Decode/Problem.h"
 #include "mla/Runtime/Backend.h"
-#include "mla/Runtime/LaunchPlan.h"
-#include "mla/Runtime/Problem.h"
 #include "mla/Runtime/Status.h"
 
 #include <array>
@@ -167,4 +167,4 @@ private:
 
 } // namespace mla::runtime
 
-#endif // MLA_RUNTIME_MLADRIVER_H
+#endif // MLA_DECODE_MLADRIVER_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLA_RUNTIME_PROBLEM_H
-#define MLA_RUNTIME_PROBLEM_H
+#ifndef MLA_DECODE_PROBLEM_H
+#define MLA_DECODE_PROBLEM_H
 
 #include "mla/Runtime/Status.h"
 
@@ -146,4 +146,4 @@ Status saveProblem(const MlaProblem &problem, const std::string &directory);
 
 } // namespace mla::runtime
 
-#endif // MLA_RUNTIME_PROBLEM_H
+#endif // MLA_DECODE_PROBLEM_H

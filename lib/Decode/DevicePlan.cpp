@@ -1,6 +1,6 @@
 //===- DevicePlan.cpp - The launch plan made by the plan kernel -----------===//
 
-#include "mla/Runtime/DevicePlan.h"
+#include "mla/Decode/DevicePlan.h"
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 
