@@ -5,29 +5,17 @@
 #include "mla/Target/GpuCodegen.h"
 #include "mla/Target/LLVMCodegen.h"
 
-#ifndef MLA_LLD_PATH
-#define MLA_LLD_PATH "ld.lld"
-#endif
-
 using namespace mlir;
 using namespace mla;
 
 /// A code object is the kernels' objects linked by ld.lld alone.
-static LogicalResult linkCodeObject(llvm::ArrayRef<std::string> objectPaths,
-                                    llvm::StringRef outputPath,
-                                    std::string &error) {
-  std::vector<llvm::StringRef> args = {MLA_LLD_PATH, "-shared", "-o",
-                                       outputPath};
-  for (const std::string &object : objectPaths)
-    args.push_back(object);
-  return runProgram(MLA_LLD_PATH, args, error);
-}
+static const LinkCommand kCodeObjectLink = {MLA_LLD_PATH, {"-shared"}, {}};
 
 /// The manifest reports what the backend gave each kernel: registers, LDS,
 /// spills (docs/amdgpu.md).
 LogicalResult AMDGPUBackend::writeBinary(BinaryJob &job,
                                          std::string &error) const {
-  return writeLinkedBinary(*this, job, linkCodeObject, inspectCodeObject,
+  return writeLinkedBinary(*this, job, kCodeObjectLink, inspectCodeObject,
                            error);
 }
 

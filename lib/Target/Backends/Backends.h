@@ -43,17 +43,20 @@ std::unique_ptr<TargetBackend> createNVPTXBackend(TargetInfo info);
 /// An AMD chip's lowering, executed on the host (docs/emulation.md).
 std::unique_ptr<TargetBackend> createEmulatedAMDBackend(TargetInfo info);
 
-/// Links object files into the shared object at `outputPath`.
-using Linker = llvm::function_ref<mlir::LogicalResult(
-    llvm::ArrayRef<std::string> objectPaths, llvm::StringRef outputPath,
-    std::string &error)>;
+/// How a target links kernel objects into its binary: `program` run with
+/// `flags`, -o OUTPUT, the objects, then `libraries`.
+struct LinkCommand {
+  llvm::StringRef program;
+  std::vector<llvm::StringRef> flags;
+  std::vector<llvm::StringRef> libraries;
+};
 
 /// Writes a binary the way Host and AMDGPU do: the ABI record added, each
 /// kernel optimized and compiled apart on job.jobs threads, the objects
 /// linked by `link` into a temporary, then `inspect` (if given) completing
 /// the manifest from it, and binary and manifest published together.
 mlir::LogicalResult writeLinkedBinary(
-    const TargetBackend &backend, BinaryJob &job, Linker link,
+    const TargetBackend &backend, BinaryJob &job, const LinkCommand &link,
     llvm::function_ref<mlir::LogicalResult(llvm::StringRef binaryPath,
                                            llvm::json::Value &manifest,
                                            std::string &error)>

@@ -5,10 +5,6 @@
 #include "mla/Pipelines/Pipelines.h"
 #include "mla/Target/LLVMCodegen.h"
 
-#ifndef MLA_CLANG_PATH
-#define MLA_CLANG_PATH "clang"
-#endif
-
 using namespace mlir;
 using namespace mla;
 
@@ -16,23 +12,11 @@ using namespace mla;
 /// the compiler-runtime helpers the x86 backend calls for bf16 (without
 /// exporting them). Every symbol must resolve at link time, so a module that
 /// cannot load fails here rather than in dlopen.
-static LogicalResult linkHostLibrary(llvm::ArrayRef<std::string> objectPaths,
-                                     llvm::StringRef outputPath,
-                                     std::string &error) {
-  std::vector<llvm::StringRef> args = {MLA_CLANG_PATH,
-                                       "-shared",
-                                       "-nostartfiles",
-                                       "-fuse-ld=lld",
-                                       "--rtlib=compiler-rt",
-                                       "-Wl,-z,defs",
-                                       "-Wl,--exclude-libs,ALL",
-                                       "-o",
-                                       outputPath};
-  for (const std::string &object : objectPaths)
-    args.push_back(object);
-  args.push_back("-lm");
-  return runProgram(MLA_CLANG_PATH, args, error);
-}
+static const LinkCommand kHostLink = {MLA_CLANG_PATH,
+                                      {"-shared", "-nostartfiles",
+                                       "-fuse-ld=lld", "--rtlib=compiler-rt",
+                                       "-Wl,-z,defs", "-Wl,--exclude-libs,ALL"},
+                                      {"-lm"}};
 
 namespace {
 class HostBackend : public TargetBackend {
@@ -53,7 +37,7 @@ public:
   }
 
   LogicalResult writeBinary(BinaryJob &job, std::string &error) const override {
-    return writeLinkedBinary(*this, job, linkHostLibrary, nullptr, error);
+    return writeLinkedBinary(*this, job, kHostLink, nullptr, error);
   }
 };
 } // namespace

@@ -3,6 +3,7 @@
 #include "Backends.h"
 
 #include "mla/Target/AbiRecord.h"
+#include "mla/Target/LLVMCodegen.h"
 #include "mla/Target/OutputFile.h"
 #include "mla/Target/ParallelCodegen.h"
 
@@ -10,7 +11,7 @@ using namespace mlir;
 using namespace mla;
 
 LogicalResult mla::writeLinkedBinary(
-    const TargetBackend &backend, BinaryJob &job, Linker link,
+    const TargetBackend &backend, BinaryJob &job, const LinkCommand &link,
     llvm::function_ref<LogicalResult(llvm::StringRef, llvm::json::Value &,
                                      std::string &)>
         inspect,
@@ -41,7 +42,13 @@ LogicalResult mla::writeLinkedBinary(
       TemporaryFile::createFor(job.outputPath, error);
   if (!binary || failed(binary->close(error)))
     return failure();
-  if (failed(link(objectPaths, binary->getPath(), error))) {
+  std::vector<llvm::StringRef> args = {link.program};
+  llvm::append_range(args, link.flags);
+  args.push_back("-o");
+  args.push_back(binary->getPath());
+  llvm::append_range(args, objectPaths);
+  llvm::append_range(args, link.libraries);
+  if (failed(runProgram(link.program, args, error))) {
     error = "linking " + job.outputPath + ": " + error;
     return failure();
   }
