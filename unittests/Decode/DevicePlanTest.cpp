@@ -16,13 +16,6 @@ using namespace mla::runtime::test;
 
 namespace {
 
-std::vector<int32_t> offsets(const std::vector<int32_t> &lengths) {
-  std::vector<int32_t> result = {0};
-  for (int32_t length : lengths)
-    result.push_back(result.back() + length);
-  return result;
-}
-
 PlanOptions options(PlanMode mode, int64_t kvTile, int64_t blockRows,
                     int64_t combineBlockRows, int64_t heads,
                     int64_t parallelism) {

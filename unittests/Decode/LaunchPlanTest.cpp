@@ -21,13 +21,6 @@ using namespace mla::runtime::test;
 
 namespace {
 
-std::vector<int32_t> offsets(const std::vector<int32_t> &lengths) {
-  std::vector<int32_t> result = {0};
-  for (int32_t length : lengths)
-    result.push_back(result.back() + length);
-  return result;
-}
-
 /// Checks the plan's invariants against docs/ABI.md: for each row block of
 /// a sequence with queries, n <= maxSplits ranges, tile-aligned,
 /// consecutive and numbered 0..n-1, every key read exactly once; row

@@ -86,6 +86,13 @@ MlaProblem makeBf16Problem(int64_t heads, const std::vector<int32_t> &qLens,
   return problem;
 }
 
+std::vector<int32_t> offsets(const std::vector<int32_t> &lengths) {
+  std::vector<int32_t> result = {0};
+  for (int32_t length : lengths)
+    result.push_back(result.back() + length);
+  return result;
+}
+
 std::string manifestText(const std::string &partialArgs, int64_t heads) {
   return R"({"target": "host", "binary": "m.so", "kernels": [
   {"symbol": "partial", "args": [)" +

@@ -44,6 +44,9 @@ llvm::ThreadPoolInterface &testPool();
 MlaProblem makeBf16Problem(int64_t heads, const std::vector<int32_t> &qLens,
                            const std::vector<int32_t> &kvLens);
 
+/// The indptr of sequences of `lengths`: 0, then the running sums.
+std::vector<int32_t> offsets(const std::vector<int32_t> &lengths);
+
 /// A manifest with MLA kernels for bf16 and the given partial arguments.
 std::string manifestText(const std::string &partialArgs, int64_t heads = 16);
 
