@@ -51,6 +51,12 @@ config.substitutions.append(("%python", '"%s"' % sys.executable))
 config.environment["PYTHONPATH"] = os.path.join(config.mla_obj_root, "python")
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
+
+# mla-compile's cache, emptied at the start of each run: tests see their own
+# compiles, never a user's ~/.cache/mla.
+mla_cache_dir = os.path.join(config.test_exec_root, "mla-cache")
+shutil.rmtree(mla_cache_dir, ignore_errors=True)
+config.environment["MLA_CACHE_DIR"] = mla_cache_dir
 llvm_config.use_default_substitutions()
 
 # Tools are found by full path: LLVM 14 in /usr/bin has tools of the same

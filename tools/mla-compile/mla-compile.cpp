@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompileCache.h"
 #include "Submission.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/Tile/Transforms/Passes.h"
@@ -32,6 +33,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -100,6 +102,19 @@ static llvm::cl::list<std::string> instanceSets(
     llvm::cl::value_desc("KERNEL:PARAM=V1,V2[:PARAM=...]"),
     llvm::cl::cat(compileOptions));
 
+static llvm::cl::opt<bool> noCache(
+    "no-cache",
+    llvm::cl::desc("Compile without the cache of outputs ($MLA_CACHE_DIR, "
+                   "else ~/.cache/mla); options beyond those listed here "
+                   "also bypass it"),
+    llvm::cl::cat(compileOptions));
+
+static llvm::cl::opt<bool>
+    verbose("verbose",
+            llvm::cl::desc("Say on stderr whether the outputs came from the "
+                           "cache, and which entry"),
+            llvm::cl::cat(compileOptions));
+
 static llvm::cl::extrahelp mlirFlagsHelp(R"(
 MLIR's own flags work as in mlir-opt (--help-hidden lists them), e.g.
 --mlir-print-ir-after-all, --mlir-print-ir-after=PASS, --mlir-timing (the
@@ -161,8 +176,9 @@ static LogicalResult checkTopLevel(ModuleOp module) {
   return success();
 }
 
-/// Writes the text or object stage `emit` of `module` to -o.
-static int writeStage(llvm::Module &module, llvm::TargetMachine &machine) {
+/// Writes the text or object stage `emit` of `module` to `output`.
+static int writeStage(llvm::Module &module, llvm::TargetMachine &machine,
+                      llvm::StringRef output) {
   auto write = [&](llvm::raw_pwrite_stream &os, std::string &message) {
     if (emit == EmitStage::LLVM) {
       module.print(os, nullptr);
@@ -175,9 +191,161 @@ static int writeStage(llvm::Module &module, llvm::TargetMachine &machine) {
                            os, message);
   };
   std::string error;
-  if (failed(writeOutputFile(outputFile, write, error)))
+  if (failed(writeOutputFile(output, write, error)))
     return fail(error);
   return 0;
+}
+
+/// Whether an option other than mla-compile's own and its targets' was
+/// given: those look inside the compiler (IR printing, timing, LLVM's
+/// flags), so such a compile runs rather than comes from the cache.
+static bool hasInspectionOptions() {
+  for (llvm::cl::Option *option :
+       llvm::make_second_range(llvm::cl::getRegisteredOptions())) {
+    if (option->getNumOccurrences() == 0)
+      continue;
+    if (!llvm::any_of(option->Categories, [](llvm::cl::OptionCategory *cat) {
+          return cat == &compileOptions || cat == &getTargetOptionCategory();
+        }))
+      return true;
+  }
+  return false;
+}
+
+/// The cache key of this compile: the compiler (its executable's hash and
+/// LLVM's version), the target and the outside tools it runs, the options
+/// that decide the output, the source, and the names the outputs carry.
+static std::string computeCacheKey(const TargetBackend &backend,
+                                   llvm::StringRef source, const char *argv0,
+                                   std::string &error) {
+  std::string executable =
+      llvm::sys::fs::getMainExecutable(argv0, (void *)&computeCacheKey);
+  auto compiler = llvm::MemoryBuffer::getFile(executable, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+  if (!compiler) {
+    error = executable + ": " + compiler.getError().message();
+    return "";
+  }
+  CacheKey key;
+  key.add("mla-compile cache 1");
+  key.add((*compiler)->getBuffer());
+  key.add(LLVM_VERSION_STRING);
+  key.add(backend.getName());
+  key.add(backend.describeOutsideTools());
+  key.add(std::to_string(static_cast<int>(emit.getValue())));
+  key.add(std::to_string(instanceSets.size()));
+  for (const std::string &set : instanceSets)
+    key.add(set);
+  key.add(source);
+  // The submission names its source; the manifest names its binary.
+  key.add(llvm::sys::path::filename(inputFile));
+  key.add(llvm::sys::path::filename(outputFile));
+  return key.str();
+}
+
+/// Compiles `input` for `backend`, writing `output` (and what goes next to
+/// it); non-zero after an error.
+static int compile(const TargetBackend &backend,
+                   std::unique_ptr<llvm::MemoryBuffer> input,
+                   llvm::StringRef output) {
+  std::string error;
+  // A submission embeds the binary, first written to a scratch directory
+  // as --emit=bin writes it.
+  std::string submissionFile, binaryPath = output.str();
+  llvm::SmallString<128> scratch;
+  llvm::scope_exit removeScratch([&] {
+    if (!scratch.empty())
+      llvm::sys::fs::remove_directories(scratch);
+  });
+  if (emit == EmitStage::Submission) {
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("mla-submission", scratch))
+      return fail("creating a scratch directory: " + ec.message());
+    submissionFile = output;
+    llvm::SmallString<128> binary(scratch);
+    llvm::sys::path::append(binary,
+                            "mla_decode." + backend.getBinaryExtension());
+    binaryPath = binary.str().str();
+  }
+
+  // --mlir-timing reports the passes of both pass managers and the LLVM
+  // stages in one tree, printed when compile returns.
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope rootTiming = timing.getRootScope();
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  // Diagnostics point at the source; the IR of a failed stage is noise.
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module || failed(checkTopLevel(*module)))
+    return 1;
+
+  // The manifest lists the instances, so specialize first.
+  PassManager specialize(&context);
+  if (failed(applyPassManagerCLOptions(specialize)))
+    return 1;
+  specialize.enableTiming(rootTiming);
+  addSpecializePass(specialize, instanceSets, backend.getInstanceChip());
+  if (failed(specialize.run(*module)))
+    return 1;
+  llvm::json::Value manifest = buildManifest(
+      *module, backend.getInfo(), llvm::sys::path::filename(binaryPath));
+  std::vector<std::string> kernels;
+  for (auto kernel : module->getOps<tile::KernelOp>())
+    kernels.push_back(kernel.getSymName().str());
+  if (kernels.empty())
+    return fail(inputFile + ": the program has no tile.kernel");
+
+  PassManager pm(&context);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return 1;
+  pm.enableTiming(rootTiming);
+  backend.buildPipeline(pm);
+  if (failed(pm.run(*module)))
+    return 1;
+  if (emit == EmitStage::MLIR) {
+    auto print = [&](llvm::raw_pwrite_stream &os, std::string &) {
+      module->print(os);
+      return success();
+    };
+    if (failed(writeOutputFile(binaryPath, print, error)))
+      return fail(error);
+    return 0;
+  }
+
+  std::unique_ptr<llvm::TargetMachine> machine =
+      backend.createTargetMachine(error);
+  if (!machine)
+    return fail(error);
+  llvm::LLVMContext llvmContext;
+  TimingScope translateTiming = rootTiming.nest("Translate to LLVM IR");
+  std::unique_ptr<llvm::Module> llvmModule =
+      backend.translate(*module, llvmContext, *machine, kernels);
+  if (!llvmModule)
+    return 1;
+  translateTiming.stop();
+  // Until compile returns: LLVM's optimization, code generation and output.
+  TimingScope codegenTiming =
+      rootTiming.nest("LLVM optimization, code generation and output");
+  if (emit != EmitStage::Bin && emit != EmitStage::Submission) {
+    if (failed(backend.prepareForEmit(*llvmModule, *machine, manifest, error)))
+      return fail(error);
+    return writeStage(*llvmModule, *machine, binaryPath);
+  }
+  BinaryJob job{*module,    *llvmModule, *machine, kernels, std::move(manifest),
+                binaryPath, jobs};
+  if (failed(backend.writeBinary(job, error)))
+    return fail(error);
+  if (submissionFile.empty())
+    return 0;
+  return writeSubmission(submissionFile, backend.getSubmittedBinary(binaryPath),
+                         inputFile, backend.getName());
 }
 
 int main(int argc, char **argv) {
@@ -197,105 +365,54 @@ int main(int argc, char **argv) {
   std::string error = checkCommandLine(backend);
   if (!error.empty())
     return fail(error);
-  // A submission embeds the binary, first written to a scratch directory
-  // as --emit=bin writes it.
-  std::string submissionFile;
-  llvm::SmallString<128> scratch;
-  llvm::scope_exit removeScratch([&] {
-    if (!scratch.empty())
-      llvm::sys::fs::remove_directories(scratch);
-  });
-  if (emit == EmitStage::Submission) {
-    if (std::error_code ec =
-            llvm::sys::fs::createUniqueDirectory("mla-submission", scratch))
-      return fail("creating a scratch directory: " + ec.message());
-    submissionFile = outputFile;
-    llvm::SmallString<128> binary(scratch);
-    llvm::sys::path::append(binary,
-                            "mla_decode." + backend->getBinaryExtension());
-    outputFile.setValue(binary.str().str());
-  }
-
-  // --mlir-timing reports the passes of both pass managers and the LLVM
-  // stages in one tree, printed when main returns.
-  DefaultTimingManager timing;
-  applyDefaultTimingManagerCLOptions(timing);
-  TimingScope rootTiming = timing.getRootScope();
-
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext context(registry);
-  // Diagnostics point at the source; the IR of a failed stage is noise.
-  context.printOpOnDiagnostic(false);
   std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFile, &error);
   if (!input)
     return fail(error);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module || failed(checkTopLevel(*module)))
-    return 1;
+  if (noCache || hasInspectionOptions())
+    return compile(*backend, std::move(input), outputFile);
 
-  // The manifest lists the instances, so specialize first.
-  PassManager specialize(&context);
-  if (failed(applyPassManagerCLOptions(specialize)))
-    return 1;
-  specialize.enableTiming(rootTiming);
-  addSpecializePass(specialize, instanceSets, backend->getInstanceChip());
-  if (failed(specialize.run(*module)))
-    return 1;
-  llvm::json::Value manifest = buildManifest(
-      *module, backend->getInfo(), llvm::sys::path::filename(outputFile));
-  std::vector<std::string> kernels;
-  for (auto kernel : module->getOps<tile::KernelOp>())
-    kernels.push_back(kernel.getSymName().str());
-  if (kernels.empty())
-    return fail(inputFile + ": the program has no tile.kernel");
-
-  PassManager pm(&context);
-  if (failed(applyPassManagerCLOptions(pm)))
-    return 1;
-  pm.enableTiming(rootTiming);
-  backend->buildPipeline(pm);
-  if (failed(pm.run(*module)))
-    return 1;
-  if (emit == EmitStage::MLIR) {
-    auto print = [&](llvm::raw_pwrite_stream &os, std::string &) {
-      module->print(os);
-      return success();
-    };
-    if (failed(writeOutputFile(outputFile, print, error)))
+  // Through the cache: the outputs are made in a staging directory that
+  // becomes the entry, and copied out of it or out of an earlier entry.
+  std::unique_ptr<CompileCache> cache = CompileCache::open(error);
+  std::string key;
+  if (cache)
+    key = computeCacheKey(*backend, input->getBuffer(), argv[0], error);
+  if (key.empty()) {
+    llvm::errs() << "mla-compile: warning: compiling without the cache: "
+                 << error << "\n";
+    return compile(*backend, std::move(input), outputFile);
+  }
+  bool toStdout = outputFile == "-";
+  llvm::StringRef directory = llvm::sys::path::parent_path(outputFile);
+  if (directory.empty())
+    directory = ".";
+  if (std::optional<std::string> entry = cache->lookup(key)) {
+    if (verbose)
+      llvm::errs() << "mla-compile: cache hit: " << *entry << "\n";
+    if (failed(copyEntryFiles(*entry, directory, toStdout, error)))
       return fail(error);
     return 0;
   }
-
-  std::unique_ptr<llvm::TargetMachine> machine =
-      backend->createTargetMachine(error);
-  if (!machine)
-    return fail(error);
-  llvm::LLVMContext llvmContext;
-  TimingScope translateTiming = rootTiming.nest("Translate to LLVM IR");
-  std::unique_ptr<llvm::Module> llvmModule =
-      backend->translate(*module, llvmContext, *machine, kernels);
-  if (!llvmModule)
-    return 1;
-  translateTiming.stop();
-  // Until main returns: LLVM's optimization, code generation and output.
-  TimingScope codegenTiming =
-      rootTiming.nest("LLVM optimization, code generation and output");
-  if (emit != EmitStage::Bin && emit != EmitStage::Submission) {
-    if (failed(backend->prepareForEmit(*llvmModule, *machine, manifest, error)))
-      return fail(error);
-    return writeStage(*llvmModule, *machine);
+  if (verbose)
+    llvm::errs() << "mla-compile: cache miss: " << key << "\n";
+  std::optional<std::string> staging = cache->createStaging(error);
+  if (!staging)
+    return fail("the compile cache: " + error);
+  llvm::SmallString<128> stagedOutput(*staging);
+  llvm::sys::path::append(stagedOutput, "files",
+                          toStdout ? llvm::StringRef("stdout")
+                                   : llvm::sys::path::filename(outputFile));
+  if (int status = compile(*backend, std::move(input), stagedOutput)) {
+    CompileCache::discard(*staging);
+    return status;
   }
-  BinaryJob job{*module,    *llvmModule, *machine, kernels, std::move(manifest),
-                outputFile, jobs};
-  if (failed(backend->writeBinary(job, error)))
+  if (failed(copyEntryFiles(*staging, directory, toStdout, error))) {
+    CompileCache::discard(*staging);
     return fail(error);
-  if (submissionFile.empty())
-    return 0;
-  return writeSubmission(submissionFile,
-                         backend->getSubmittedBinary(outputFile), inputFile,
-                         backend->getName());
+  }
+  if (failed(cache->publish(*staging, key, error))) {
+    llvm::errs() << "mla-compile: warning: not cached: " << error << "\n";
+    CompileCache::discard(*staging);
+  }
+  return 0;
 }

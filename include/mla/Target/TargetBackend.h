@@ -89,6 +89,10 @@ public:
   virtual std::string getSubmittedBinary(llvm::StringRef outputPath) const {
     return outputPath.str();
   }
+  /// What identifies the outside tools whose output the binary holds (a
+  /// path, size and time each), for the compile cache's key; empty where
+  /// LLVM makes all of it.
+  virtual std::string describeOutsideTools() const { return ""; }
 
 protected:
   /// Sets the LLVM options the backend's code generation needs, unless the

@@ -15,6 +15,7 @@
 #include "mla/Target/PtxCodegen.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -55,6 +56,18 @@ public:
   }
 
   LogicalResult writeBinary(BinaryJob &job, std::string &error) const override;
+
+  /// ptxas makes the cubin: which one, and which build of it.
+  std::string describeOutsideTools() const override {
+    std::string ptxas = findPtxas(ptxasPath);
+    llvm::sys::fs::file_status status;
+    if (ptxas.empty() || llvm::sys::fs::status(ptxas, status))
+      return "ptxas: none";
+    return llvm::formatv(
+               "ptxas: {0} {1} {2}", ptxas, status.getSize(),
+               status.getLastModificationTime().time_since_epoch().count())
+        .str();
+  }
 
 protected:
   /// Shared memory is addressed with 32-bit pointers (the backend's
