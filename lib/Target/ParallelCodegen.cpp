@@ -7,10 +7,14 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
+
 #include "llvm/Support/Threading.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include <chrono>
+#include <mutex>
 
 using namespace mlir;
 using namespace mla;
@@ -63,10 +67,12 @@ static LogicalResult compilePart(StringRef bitcode,
                          error);
 }
 
-LogicalResult mla::compileKernelsApart(
-    const TargetBackend &backend, const llvm::Module &module,
-    ArrayRef<std::string> kernels, unsigned jobs,
-    std::vector<llvm::SmallString<0>> &objects, std::string &error) {
+LogicalResult
+mla::compileKernelsApart(const TargetBackend &backend,
+                         const llvm::Module &module,
+                         ArrayRef<std::string> kernels, unsigned jobs,
+                         std::vector<llvm::SmallString<0>> &objects,
+                         std::string &error, llvm::raw_ostream *progress) {
   size_t count = kernels.size();
   if (count == 0) {
     error = "the program has no kernels";
@@ -85,6 +91,9 @@ LogicalResult mla::compileKernelsApart(
 
   objects.assign(count, {});
   std::vector<std::string> errors(count);
+  std::mutex progressMutex;
+  size_t done = 0;
+  auto start = std::chrono::steady_clock::now();
   {
     // No more threads than the machine has: each holds a whole compilation.
     llvm::ThreadPoolStrategy threads = llvm::hardware_concurrency(jobs);
@@ -96,6 +105,15 @@ LogicalResult mla::compileKernelsApart(
                 compilePart(bitcode[i], *machines[i], objects[i], errors[i])) &&
             errors[i].empty())
           errors[i] = "compilation failed";
+        if (!progress)
+          return;
+        std::lock_guard<std::mutex> lock(progressMutex);
+        std::chrono::duration<double> elapsed =
+            std::chrono::steady_clock::now() - start;
+        *progress << llvm::formatv("mla-compile: {0} of {1} kernels, {2:f1} s: "
+                                   "{3}\n",
+                                   ++done, count, elapsed.count(), kernels[i]);
+        progress->flush();
       });
     pool.wait();
   }

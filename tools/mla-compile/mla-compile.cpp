@@ -112,7 +112,8 @@ static llvm::cl::opt<bool> noCache(
 static llvm::cl::opt<bool>
     verbose("verbose",
             llvm::cl::desc("Say on stderr whether the outputs came from the "
-                           "cache, and which entry"),
+                           "cache, and when each kernel is compiled (as on "
+                           "a terminal)"),
             llvm::cl::cat(compileOptions));
 
 static llvm::cl::extrahelp mlirFlagsHelp(R"(
@@ -340,6 +341,8 @@ static int compile(const TargetBackend &backend,
   }
   BinaryJob job{*module,    *llvmModule, *machine, kernels, std::move(manifest),
                 binaryPath, jobs};
+  if (verbose || llvm::errs().is_displayed())
+    job.progress = &llvm::errs();
   if (failed(backend.writeBinary(job, error)))
     return fail(error);
   if (submissionFile.empty())

@@ -29,11 +29,12 @@ class TargetBackend;
 /// its kernel and the internal helpers and globals it uses; the first also
 /// holds `module`'s other external definitions (the ABI record). `module`
 /// must be translated but not yet optimized: inlining happens per kernel.
+/// With `progress`, a line per kernel says when it is compiled.
 mlir::LogicalResult
 compileKernelsApart(const TargetBackend &backend, const llvm::Module &module,
                     llvm::ArrayRef<std::string> kernels, unsigned jobs,
                     std::vector<llvm::SmallString<0>> &objects,
-                    std::string &error);
+                    std::string &error, llvm::raw_ostream *progress = nullptr);
 
 } // namespace mla
 

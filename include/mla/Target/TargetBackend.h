@@ -46,6 +46,8 @@ struct BinaryJob {
   /// Threads that may compile kernels side by side (0: one per hardware
   /// thread).
   unsigned jobs = 0;
+  /// Where a line per compiled kernel goes, if anywhere.
+  llvm::raw_ostream *progress = nullptr;
 };
 
 class TargetBackend {

@@ -24,7 +24,7 @@ LogicalResult mla::writeLinkedBinary(
   // then publish it with its manifest (docs/ABI.md).
   std::vector<llvm::SmallString<0>> objects;
   if (failed(compileKernelsApart(backend, job.module, job.kernels, job.jobs,
-                                 objects, error)))
+                                 objects, error, job.progress)))
     return failure();
   std::vector<std::unique_ptr<TemporaryFile>> objectFiles;
   std::vector<std::string> objectPaths;
