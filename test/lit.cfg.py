@@ -1,7 +1,9 @@
 # -*- Python -*-
+import atexit
 import os
 import shutil
 import sys
+import tempfile
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -52,10 +54,10 @@ config.environment["PYTHONPATH"] = os.path.join(config.mla_obj_root, "python")
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 
-# mla-compile's cache, emptied at the start of each run: tests see their own
-# compiles, never a user's ~/.cache/mla.
-mla_cache_dir = os.path.join(config.test_exec_root, "mla-cache")
-shutil.rmtree(mla_cache_dir, ignore_errors=True)
+# mla-compile's cache, one per run and removed when lit exits: tests see
+# their own compiles, never a user's ~/.cache/mla nor another run's.
+mla_cache_dir = tempfile.mkdtemp(prefix="mla-cache-", dir=config.test_exec_root)
+atexit.register(shutil.rmtree, mla_cache_dir, ignore_errors=True)
 config.environment["MLA_CACHE_DIR"] = mla_cache_dir
 llvm_config.use_default_substitutions()
 

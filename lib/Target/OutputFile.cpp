@@ -121,9 +121,7 @@ LogicalResult mla::writeOutputFile(
   return file->publish(path, error);
 }
 
-/// Fails if `path` is a directory: remove() would delete an empty one, and
-/// renaming onto one fails only after the old manifest is gone.
-static LogicalResult refuseDirectory(llvm::StringRef path, std::string &error) {
+LogicalResult mla::refuseDirectory(llvm::StringRef path, std::string &error) {
   llvm::sys::fs::file_status status;
   if (llvm::sys::fs::status(path, status, /*Follow=*/false) ||
       !llvm::sys::fs::is_directory(status))

@@ -11,7 +11,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
-#include <algorithm>
+#include <chrono>
 
 using namespace mlir;
 using namespace mla;
@@ -35,6 +35,21 @@ static std::string hashOf(llvm::StringRef data) {
                      true);
 }
 
+/// Removes the staging and discarded directories of compiles that were
+/// killed more than an hour ago.
+static void removeStaleStaging(llvm::StringRef root) {
+  auto cutoff = std::chrono::system_clock::now() - std::chrono::hours(1);
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(root, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    llvm::StringRef name = llvm::sys::path::filename(it->path());
+    llvm::ErrorOr<llvm::sys::fs::basic_file_status> status = it->status();
+    if ((name.starts_with("staging-") || name.starts_with("discard-")) &&
+        status && status->getLastModificationTime() < cutoff)
+      llvm::sys::fs::remove_directories(it->path());
+  }
+}
+
 std::unique_ptr<CompileCache> CompileCache::open(std::string &error) {
   llvm::SmallString<128> root;
   if (std::optional<std::string> dir =
@@ -55,6 +70,7 @@ std::unique_ptr<CompileCache> CompileCache::open(std::string &error) {
     error = llvm::formatv("{0}: {1}", root, ec.message()).str();
     return nullptr;
   }
+  removeStaleStaging(root);
   return std::unique_ptr<CompileCache>(new CompileCache(root));
 }
 
@@ -217,24 +233,20 @@ LogicalResult mla::copyEntryFiles(llvm::StringRef entry,
   std::vector<std::string> names = listFiles(files, error);
   if (!error.empty())
     return failure();
-  // A manifest is published after its binary, and the one it replaces is
-  // removed before (docs/ABI.md): no interruption leaves a manifest next to
-  // a binary it was not written for.
-  std::stable_partition(names.begin(), names.end(), [](llvm::StringRef name) {
-    return !name.ends_with(".json");
-  });
-  for (const std::string &name : names) {
-    if (!llvm::StringRef(name).ends_with(".json"))
-      continue;
-    llvm::SmallString<128> destination(directory);
-    llvm::sys::path::append(destination, name);
-    llvm::sys::fs::remove(destination);
-  }
   if (toStdout && names.size() != 1) {
     error =
         llvm::formatv("{0}: {1} outputs for stdout", entry, names.size()).str();
     return failure();
   }
+  // Every output is written to a temporary first. Then, as publishModule
+  // does (docs/ABI.md): nothing is replaced where one output cannot be, the
+  // old manifests go first and the new ones come last, so no interruption
+  // leaves a manifest next to a binary it was not written for.
+  llvm::sort(names, [](llvm::StringRef a, llvm::StringRef b) {
+    return std::make_pair(a.ends_with(".json"), a) <
+           std::make_pair(b.ends_with(".json"), b);
+  });
+  std::vector<std::pair<std::string, std::unique_ptr<TemporaryFile>>> outputs;
   for (const std::string &name : names) {
     llvm::SmallString<128> source(files), destination(directory);
     llvm::sys::path::append(source, name);
@@ -246,14 +258,30 @@ LogicalResult mla::copyEntryFiles(llvm::StringRef entry,
           llvm::formatv("{0}: {1}", source, buffer.getError().message()).str();
       return failure();
     }
-    if (failed(writeOutputFile(
-            toStdout ? llvm::StringRef("-") : llvm::StringRef(destination),
-            [&](llvm::raw_pwrite_stream &os, std::string &) {
-              os << (*buffer)->getBuffer();
-              return success();
-            },
-            error)))
+    if (toStdout) {
+      llvm::outs() << (*buffer)->getBuffer();
+      llvm::outs().flush();
+      return success();
+    }
+    if (failed(refuseDirectory(destination, error)))
       return failure();
+    std::unique_ptr<TemporaryFile> file =
+        TemporaryFile::createFor(destination, error);
+    if (!file)
+      return failure();
+    file->os() << (*buffer)->getBuffer();
+    if (failed(file->close(error)))
+      return failure();
+    outputs.emplace_back(destination.str().str(), std::move(file));
   }
+  for (auto &[destination, file] : outputs)
+    if (llvm::StringRef(destination).ends_with(".json"))
+      if (std::error_code ec = llvm::sys::fs::remove(destination)) {
+        error = destination + ": " + ec.message();
+        return failure();
+      }
+  for (auto &[destination, file] : outputs)
+    if (failed(file->publish(destination, error)))
+      return failure();
   return success();
 }

@@ -66,6 +66,10 @@ mlir::LogicalResult writeOutputFile(
         write,
     std::string &error);
 
+/// Fails if `path` is a directory: remove() would delete an empty one, and
+/// renaming onto one fails only after the old manifest is gone.
+mlir::LogicalResult refuseDirectory(llvm::StringRef path, std::string &error);
+
 /// Publishes a module: `binary` as `binaryPath` and `manifest` as
 /// `binaryPath`.json, in the order of docs/ABI.md: the old manifest is
 /// removed first and the new one renamed last, so no interruption leaves a
