@@ -475,12 +475,14 @@ def check_cvt(args):
                         expect(idx, out[idx], to_bf16_bits(pair[e]), op)
                     else:
                         expect(idx, out[idx], to_f16_bits(pair[e]), op)
-    elif op == "f32-fp4":
-        # IN: two floats per lane, scale. OUT: per lane, 4 selectors, each
-        # the word with the pair written into byte sel of `old`.
+    elif op in ("f32-fp4", "bf16-fp4", "f16-fp4"):
+        # IN: a pair of values (f32, or bf16/f16 bits) per lane, scale.
+        # OUT: per lane, 4 selectors, each the word with the pair written
+        # into byte sel of `old`.
         values, scale, old = files[0], files[1], files[2]
+        decode = {"f32-fp4": lambda v: v, "bf16-fp4": bf16, "f16-fp4": f16}[op]
         for lane in range(len(scale)):
-            a, b = values[2 * lane], values[2 * lane + 1]
+            a, b = decode(values[2 * lane]), decode(values[2 * lane + 1])
             s = e8m0(bits_f32(scale[lane]) >> 23 & 0xFF)
             byte = fp4_code(a / s) | fp4_code(b / s) << 4
             for sel in range(4):
@@ -511,32 +513,21 @@ def check_cvt(args):
                 idx = lane * 2 + word
                 want = old[lane] & ~(0xFFFF << 16 * word) | pair << 16 * word
                 expect(idx, out[idx] & 0xFFFFFFFF, want & 0xFFFFFFFF, op)
-    elif op == "scaled-fp8-f32":
-        # gfx950 v_cvt_scalef32_f32_fp8 (bytes 0-3) and pk (halves 0, 1).
+    elif op in ("scaled-fp8-f32", "scaled-bf8-f32"):
+        # gfx950 v_cvt_scalef32_f32_{fp8,bf8} (bytes 0-3) and pk (halves 0, 1).
+        decode = e4m3_ocp if op == "scaled-fp8-f32" else e5m2_ocp
         src, scale = files[0], files[1]
         for lane, (w, sc) in enumerate(zip(src, scale)):
             s = e8m0(bits_f32(sc) >> 23 & 0xFF)
             for sel in range(4):
                 idx = lane * 8 + sel
-                expect(idx, out[idx], to_f32(e4m3_ocp(w >> 8 * sel & 0xFF) * s),
+                expect(idx, out[idx], to_f32(decode(w >> 8 * sel & 0xFF) * s),
                        op)
             for half in range(2):
                 for e in range(2):
                     idx = lane * 8 + 4 + half * 2 + e
-                    v = e4m3_ocp(w >> (16 * half + 8 * e) & 0xFF) * s
+                    v = decode(w >> (16 * half + 8 * e) & 0xFF) * s
                     expect(idx, out[idx], to_f32(v), op)
-    elif op in ("bf16-fp4", "f16-fp4"):
-        # v_cvt_scalef32_pk_fp4_{bf16,f16}: a pair of 16-bit values.
-        values, scale, old = files[0], files[1], files[2]
-        decode16 = bf16 if op == "bf16-fp4" else f16
-        for lane in range(len(scale)):
-            a, b = decode16(values[2 * lane]), decode16(values[2 * lane + 1])
-            s = e8m0(bits_f32(scale[lane]) >> 23 & 0xFF)
-            byte = fp4_code(a / s) | fp4_code(b / s) << 4
-            for sel in range(4):
-                idx = lane * 4 + sel
-                want = (old[lane] & ~(0xFF << 8 * sel) | byte << 8 * sel)
-                expect(idx, out[idx] & 0xFFFFFFFF, want & 0xFFFFFFFF, op)
     elif op == "scaled-fp8-16":
         # v_cvt_scalef32_pk_{bf16,f16}_{fp8,bf8}, halves 0 and 1 each.
         src, scale = files[0], files[1]
@@ -551,19 +542,6 @@ def check_cvt(args):
                         v = decode(w >> (16 * half + 8 * e) & 0xFF) * s
                         expect(idx, out[idx], encode(v), op)
                         idx += 1
-    elif op == "scaled-bf8-f32":
-        src, scale = files[0], files[1]
-        for lane, (w, sc) in enumerate(zip(src, scale)):
-            s = e8m0(bits_f32(sc) >> 23 & 0xFF)
-            for sel in range(4):
-                idx = lane * 8 + sel
-                expect(idx, out[idx], to_f32(e5m2_ocp(w >> 8 * sel & 0xFF) * s),
-                       op)
-            for half in range(2):
-                for e in range(2):
-                    idx = lane * 8 + 4 + half * 2 + e
-                    v = e5m2_ocp(w >> (16 * half + 8 * e) & 0xFF) * s
-                    expect(idx, out[idx], to_f32(v), op)
     elif op in ("scaled-f32-fp8", "scaled-bf16-fp8", "scaled-f16-fp8"):
         # v_cvt_scalef32_pk_{fp8,bf8}_*: value / scale into half 0 or 1 of
         # the old register; per lane: fp8 half 0, half 1, bf8 half 0, 1.

@@ -4,19 +4,24 @@
 #include "mla/Runtime/Formats.h"
 #include "mla/Runtime/Status.h"
 
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace mla::runtime {
 
 std::string CheckResult::summary() const {
-  // fabs: printf spells a NaN with the sign bit set "-nan".
-  return formatString(
-      "check: rel_fro=%.1e max_abs=%.1e outside_tol=%lld/%lld "
-      "nan=%lld %s",
-      std::fabs(relativeFrobenius), std::fabs(maxAbsError),
-      static_cast<long long>(outsideTolerance), static_cast<long long>(count),
-      static_cast<long long>(nanCount), passed() ? "PASS" : "FAIL");
+  // fabs: printf spells a NaN with the sign bit set "-nan". printf's %.1e
+  // rather than formatv's {0:e1}, which spells infinity "INF".
+  return llvm::formatv("check: rel_fro={0} max_abs={1} outside_tol={2}/{3} "
+                       "nan={4} {5}",
+                       llvm::format("%.1e", std::fabs(relativeFrobenius)),
+                       llvm::format("%.1e", std::fabs(maxAbsError)),
+                       outsideTolerance, count, nanCount,
+                       passed() ? "PASS" : "FAIL")
+      .str();
 }
 
 CheckResult compareWithReference(const uint16_t *out, const double *reference,

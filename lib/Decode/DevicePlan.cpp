@@ -4,6 +4,8 @@
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <algorithm>
 #include <array>
 #include <climits>
@@ -55,14 +57,12 @@ Status planCapacity(int64_t batch, int64_t totalQ, int64_t totalKv,
       result.partRows > INT32_MAX)
     return Status::failure(
         "launch plan",
-        formatString("a batch of %lld tokens and %lld keys could need %lld "
-                     "work items, %lld combine items and %lld part rows, "
-                     "more than the kernels' int32 fields hold",
-                     static_cast<long long>(totalQ),
-                     static_cast<long long>(totalKv),
-                     static_cast<long long>(result.workItems),
-                     static_cast<long long>(result.combineItems),
-                     static_cast<long long>(result.partRows)));
+        llvm::formatv("a batch of {0} tokens and {1} keys could need {2} "
+                      "work items, {3} combine items and {4} part rows, "
+                      "more than the kernels' int32 fields hold",
+                      totalQ, totalKv, result.workItems, result.combineItems,
+                      result.partRows)
+            .str());
   capacity = result;
   return Status::success();
 }
@@ -222,11 +222,10 @@ Status planOnDevice(Backend &backend, const KernelInfo &kernel,
   int32_t items = result.workIndptr.back();
   if (items < 0 || items > capacity.workItems)
     return Status::failure(
-        kernel.location,
-        formatString("kernel '%s' planned %d work items, "
-                     "outside its capacity %lld",
-                     kernel.symbol.c_str(), items,
-                     static_cast<long long>(capacity.workItems)));
+        kernel.location, llvm::formatv("kernel '{0}' planned {1} work items, "
+                                       "outside its capacity {2}",
+                                       kernel.symbol, items, capacity.workItems)
+                             .str());
   result.items.resize(items);
   if (items)
     if (Status s =
@@ -248,15 +247,17 @@ Status planOnDevice(Backend &backend, const KernelInfo &kernel,
 
 /// "seq=1 kv=[0, 64) split=0/2 row=0 part=3" for messages.
 static std::string describe(const WorkItem &item) {
-  return formatString("seq=%d kv=[%d, %d) split=%d/%d row=%d part=%d", item.seq,
-                      item.kvBegin, item.kvEnd, item.split, item.numSplits,
-                      item.rowBegin, item.partRow);
+  return llvm::formatv("seq={0} kv=[{1}, {2}) split={3}/{4} row={5} part={6}",
+                       item.seq, item.kvBegin, item.kvEnd, item.split,
+                       item.numSplits, item.rowBegin, item.partRow)
+      .str();
 }
 
 static std::string describe(const CombineItem &item) {
-  return formatString("part=%d out=%d rows=%d splits=%d stride=%d",
-                      item.partRow, item.outRow, item.rows, item.numSplits,
-                      item.splitStride);
+  return llvm::formatv("part={0} out={1} rows={2} splits={3} stride={4}",
+                       item.partRow, item.outRow, item.rows, item.numSplits,
+                       item.splitStride)
+      .str();
 }
 
 Status compareWithHostPlan(const LaunchPlan &device, const LaunchPlan &host) {
@@ -264,41 +265,46 @@ Status compareWithHostPlan(const LaunchPlan &device, const LaunchPlan &host) {
     return Status::failure("device plan", what);
   };
   if (device.items.size() != host.items.size())
-    return differ(formatString("%zu work items, the host plan has %zu",
-                               device.items.size(), host.items.size()));
+    return differ(llvm::formatv("{0} work items, the host plan has {1}",
+                                device.items.size(), host.items.size())
+                      .str());
   for (size_t i = 0; i < host.items.size(); ++i)
     if (std::memcmp(&device.items[i], &host.items[i], sizeof(WorkItem)))
-      return differ(formatString("work item %zu is %s, the host's %s", i,
-                                 describe(device.items[i]).c_str(),
-                                 describe(host.items[i]).c_str()));
+      return differ(llvm::formatv("work item {0} is {1}, the host's {2}", i,
+                                  describe(device.items[i]),
+                                  describe(host.items[i]))
+                        .str());
   if (device.workIndptr.size() < host.workIndptr.size())
     return differ("work_indptr is shorter than the host plan's");
   int32_t total = static_cast<int32_t>(host.items.size());
   for (size_t p = 0; p < device.workIndptr.size(); ++p) {
     int32_t expected = p < host.workIndptr.size() ? host.workIndptr[p] : total;
     if (device.workIndptr[p] != expected)
-      return differ(formatString("work_indptr[%zu] is %d, expected %d", p,
-                                 device.workIndptr[p], expected));
+      return differ(llvm::formatv("work_indptr[{0}] is {1}, expected {2}", p,
+                                  device.workIndptr[p], expected)
+                        .str());
   }
   if (device.combineItems.size() < host.combineItems.size())
-    return differ(formatString("%zu combine rows, fewer than the host plan's "
-                               "%zu items",
-                               device.combineItems.size(),
-                               host.combineItems.size()));
+    return differ(llvm::formatv("{0} combine rows, fewer than the host "
+                                "plan's {1} items",
+                                device.combineItems.size(),
+                                host.combineItems.size())
+                      .str());
   const CombineItem blank = {};
   for (size_t i = 0; i < device.combineItems.size(); ++i) {
     const CombineItem &expected =
         i < host.combineItems.size() ? host.combineItems[i] : blank;
     if (std::memcmp(&device.combineItems[i], &expected, sizeof(CombineItem)))
-      return differ(formatString("combine item %zu is %s, expected %s", i,
-                                 describe(device.combineItems[i]).c_str(),
-                                 describe(expected).c_str()));
+      return differ(llvm::formatv("combine item {0} is {1}, expected {2}", i,
+                                  describe(device.combineItems[i]),
+                                  describe(expected))
+                        .str());
   }
   if (host.partRows > device.partRows)
-    return differ(formatString("the host plan needs %lld part rows, more "
-                               "than the capacity %lld",
-                               static_cast<long long>(host.partRows),
-                               static_cast<long long>(device.partRows)));
+    return differ(llvm::formatv("the host plan needs {0} part rows, more "
+                                "than the capacity {1}",
+                                host.partRows, device.partRows)
+                      .str());
   return Status::success();
 }
 

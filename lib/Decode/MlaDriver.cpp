@@ -3,6 +3,9 @@
 #include "mla/Decode/MlaDriver.h"
 #include "mla/Runtime/Manifest.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
 #include <algorithm>
 #include <cstring>
 #include <iterator>
@@ -31,15 +34,45 @@ struct MlaLaunchKeys {
   std::optional<int64_t> maxSplits;
 };
 
-/// What the driver passes for an argument, and the kind and element type
-/// the argument must have for the problem's KV format.
+/// An argument the driver binds by name: what it passes, and the kind and
+/// element type the argument must have for the problem's KV format.
 struct ArgBinding {
+  const char *name;
   MlaArg role;
   ArgKind kind;
+  /// Null where it depends on the KV format (kvElementType).
   const char *type;
 };
 
 } // namespace
+
+/// docs/ABI.md's argument table, in the order messages list the names.
+static const ArgBinding kBindings[] = {
+    {"q", MlaArg::Q, ArgKind::Pointer, "bf16"},
+    {"kv", MlaArg::Kv, ArgKind::Pointer, nullptr},
+    {"kv_scale", MlaArg::KvScale, ArgKind::Pointer, nullptr},
+    {"scale_stride", MlaArg::ScaleStride, ArgKind::Scalar, "i32"},
+    {"qo_indptr", MlaArg::QoIndptr, ArgKind::Pointer, "i32"},
+    {"kv_indptr", MlaArg::KvIndptr, ArgKind::Pointer, "i32"},
+    {"work", MlaArg::Work, ArgKind::Pointer, "i32"},
+    {"work_indptr", MlaArg::WorkIndptr, ArgKind::Pointer, "i32"},
+    {"combine", MlaArg::Combine, ArgKind::Pointer, "i32"},
+    {"part_out", MlaArg::PartOut, ArgKind::Pointer, "f32"},
+    {"part_lse", MlaArg::PartLse, ArgKind::Pointer, "f32"},
+    {"out", MlaArg::Out, ArgKind::Pointer, "bf16"},
+    {"sm_scale", MlaArg::SmScale, ArgKind::Scalar, "f32"},
+};
+
+/// The element type of the KV cache (`role` Kv) or of its scales (KvScale)
+/// in format `kvDType`.
+static const char *kvElementType(MlaArg role, KvDType kvDType) {
+  if (role == MlaArg::KvScale)
+    return isFp8(kvDType) ? "f32" : "f8E8M0FNU";
+  return kvDType == KvDType::BF16       ? "bf16"
+         : kvDType == KvDType::FP8      ? "f8E4M3FN"
+         : kvDType == KvDType::FP8_FNUZ ? "f8E4M3FNUZ"
+                                        : "i8";
+}
 
 /// Reads launch.KEY of `kernel` when present: an integer in
 /// [1, `maximum`].
@@ -51,9 +84,9 @@ static Status readBoundedKey(const Manifest &manifest, const KernelInfo &kernel,
   if (value && *value > maximum)
     return Status::failure(
         manifest.path,
-        formatString("kernel '%s': launch.%s: %lld is more than %lld",
-                     kernel.symbol.c_str(), key, static_cast<long long>(*value),
-                     static_cast<long long>(maximum)));
+        llvm::formatv("kernel '{0}': launch.{1}: {2} is more than {3}",
+                      kernel.symbol, key, *value, maximum)
+            .str());
   return Status::success();
 }
 
@@ -97,20 +130,21 @@ static Status readMlaLaunchKeys(const Manifest &manifest,
   if (partial && grid[0].quantity == "work_items")
     return Status::failure(
         kernel.location,
-        formatString("kernel '%s': launch.grid [\"work_items\", 1, 1] is the "
-                     "launch rule of an older mla-compile (one program per "
-                     "work item); recompile the module, whose partial kernels "
-                     "now run [\"programs\", 1, 1] over work_indptr",
-                     kernel.symbol.c_str()));
+        llvm::formatv("kernel '{0}': launch.grid [\"work_items\", 1, 1] is "
+                      "the launch rule of an older mla-compile (one program "
+                      "per work item); recompile the module, whose partial "
+                      "kernels now run [\"programs\", 1, 1] over work_indptr",
+                      kernel.symbol)
+            .str());
   for (size_t d = 0; d < 3; ++d) {
     const std::string &name = grid[d].quantity;
     if (!name.empty() && name != quantity)
       return Status::failure(
           kernel.location,
-          formatString("kernel '%s': launch.grid[%zu]: unknown quantity "
-                       "\"%s\" (the MLA driver computes %s for %s)",
-                       kernel.symbol.c_str(), d, name.c_str(), quantity,
-                       kernel.role.c_str()));
+          llvm::formatv("kernel '{0}': launch.grid[{1}]: unknown quantity "
+                        "\"{2}\" (the MLA driver computes {3} for {4})",
+                        kernel.symbol, d, name, quantity, kernel.role)
+              .str());
   }
   // A fixed count in x would run programs the plan does not have; one in y
   // or z would run every program that many times over.
@@ -119,10 +153,11 @@ static Status readMlaLaunchKeys(const Manifest &manifest,
       grid[1].rule != one || !grid[2].quantity.empty() || grid[2].rule != one)
     return Status::failure(
         kernel.location,
-        formatString("kernel '%s': launch.grid: expected [\"%s\", 1, 1] "
-                     "(one %s program per %s)",
-                     kernel.symbol.c_str(), quantity, kernel.role.c_str(),
-                     partial ? "run of work items" : "combine item"));
+        llvm::formatv("kernel '{0}': launch.grid: expected [\"{1}\", 1, 1] "
+                      "(one {2} program per {3})",
+                      kernel.symbol, quantity, kernel.role,
+                      partial ? "run of work items" : "combine item")
+            .str());
   return Status::success();
 }
 
@@ -176,11 +211,12 @@ static Status selectKernel(const Manifest &manifest, const char *role,
     if (selected && keys.blockRows == selectedKeys.blockRows)
       return Status::failure(
           manifest.path,
-          formatString("kernels '%s' and '%s' both match %s "
-                       "for kv_dtype %s and %lld heads with the same "
-                       "block_rows",
-                       selected->symbol.c_str(), kernel.symbol.c_str(), role,
-                       kvDTypeName(kvDType), static_cast<long long>(heads)));
+          llvm::formatv("kernels '{0}' and '{1}' both match {2} "
+                        "for kv_dtype {3} and {4} heads with the same "
+                        "block_rows",
+                        selected->symbol, kernel.symbol, role,
+                        kvDTypeName(kvDType), heads)
+              .str());
     if (!selected || better(keys, selectedKeys)) {
       selected = &kernel;
       selectedKeys = keys;
@@ -189,10 +225,11 @@ static Status selectKernel(const Manifest &manifest, const char *role,
   if (!selected)
     return Status::failure(
         manifest.path,
-        formatString("no %s kernel for kv_dtype %s and %lld heads (the "
-                     "module has %s)",
-                     role, kvDTypeName(kvDType), static_cast<long long>(heads),
-                     describeAvailable(manifest, role).c_str()));
+        llvm::formatv("no {0} kernel for kv_dtype {1} and {2} heads (the "
+                      "module has {3})",
+                      role, kvDTypeName(kvDType), heads,
+                      describeAvailable(manifest, role))
+            .str());
   return Status::success();
 }
 
@@ -205,55 +242,34 @@ static Status resolveArg(const KernelInfo &kernel, const KernelArg &arg,
                                              "': argument '" + arg.name + "' " +
                                              what);
   };
-  const char *kvType = kvDType == KvDType::BF16       ? "bf16"
-                       : kvDType == KvDType::FP8      ? "f8E4M3FN"
-                       : kvDType == KvDType::FP8_FNUZ ? "f8E4M3FNUZ"
-                                                      : "i8";
-  const ArgKind ptr = ArgKind::Pointer, scalar = ArgKind::Scalar;
-  if (arg.name == "q") {
-    binding = {MlaArg::Q, ptr, "bf16"};
-  } else if (arg.name == "kv") {
-    binding = {MlaArg::Kv, ptr, kvType};
-  } else if (arg.name == "kv_scale") {
-    if (kvDType == KvDType::BF16)
-      return error("has no meaning for kv dtype bf16 (it has no scales)");
-    binding = {MlaArg::KvScale, ptr, isFp8(kvDType) ? "f32" : "f8E8M0FNU"};
-  } else if (arg.name == "scale_stride") {
-    if (kvDType != KvDType::MXFP4)
-      return error(std::string("has no meaning for kv dtype ") +
-                   kvDTypeName(kvDType) + " (only mxfp4 has a scale tensor)");
-    binding = {MlaArg::ScaleStride, scalar, "i32"};
-  } else if (arg.name == "qo_indptr") {
-    binding = {MlaArg::QoIndptr, ptr, "i32"};
-  } else if (arg.name == "kv_indptr") {
-    binding = {MlaArg::KvIndptr, ptr, "i32"};
-  } else if (arg.name == "work") {
-    binding = {MlaArg::Work, ptr, "i32"};
-  } else if (arg.name == "work_indptr") {
-    binding = {MlaArg::WorkIndptr, ptr, "i32"};
-  } else if (arg.name == "combine") {
-    binding = {MlaArg::Combine, ptr, "i32"};
-  } else if (arg.name == "part_out") {
-    binding = {MlaArg::PartOut, ptr, "f32"};
-  } else if (arg.name == "part_lse") {
-    binding = {MlaArg::PartLse, ptr, "f32"};
-  } else if (arg.name == "out") {
-    binding = {MlaArg::Out, ptr, "bf16"};
-  } else if (arg.name == "sm_scale") {
-    binding = {MlaArg::SmScale, scalar, "f32"};
-  } else {
-    return error("is unknown to the MLA driver (it binds q, kv, kv_scale, "
-                 "scale_stride, qo_indptr, kv_indptr, work, work_indptr, "
-                 "combine, part_out, part_lse, out, sm_scale)");
+  const ArgBinding *known =
+      llvm::find_if(kBindings, [&](const ArgBinding &candidate) {
+        return arg.name == candidate.name;
+      });
+  if (known == std::end(kBindings)) {
+    std::string names;
+    for (const ArgBinding &candidate : kBindings)
+      names += (names.empty() ? "" : ", ") + std::string(candidate.name);
+    return error("is unknown to the MLA driver (it binds " + names + ")");
   }
+  if (known->role == MlaArg::KvScale && kvDType == KvDType::BF16)
+    return error("has no meaning for kv dtype bf16 (it has no scales)");
+  if (known->role == MlaArg::ScaleStride && kvDType != KvDType::MXFP4)
+    return error(std::string("has no meaning for kv dtype ") +
+                 kvDTypeName(kvDType) + " (only mxfp4 has a scale tensor)");
+  binding = *known;
+  if (!binding.type)
+    binding.type = kvElementType(binding.role, kvDType);
   if (arg.kind == binding.kind && arg.type == binding.type)
     return Status::success();
   auto spell = [](ArgKind kind, const std::string &type) {
     return (kind == ArgKind::Pointer ? "ptr " : "scalar ") + type;
   };
-  return error(formatString(
-      "is %s, expected %s for kv dtype %s", spell(arg.kind, arg.type).c_str(),
-      spell(binding.kind, binding.type).c_str(), kvDTypeName(kvDType)));
+  return error(llvm::formatv("is {0}, expected {1} for kv dtype {2}",
+                             spell(arg.kind, arg.type),
+                             spell(binding.kind, binding.type),
+                             kvDTypeName(kvDType))
+                   .str());
 }
 
 /// Checks that every argument of `kernel` resolves.
@@ -386,11 +402,73 @@ Status MlaDriver::computeGrid(const KernelInfo &kernel,
   if (items > static_cast<size_t>(kMaxGridX))
     return Status::failure(
         kernel.location,
-        formatString("kernel '%s': %zu programs, more than %lld (the CUDA "
-                     "and HIP limit)",
-                     kernel.symbol.c_str(), items,
-                     static_cast<long long>(kMaxGridX)));
+        llvm::formatv("kernel '{0}': {1} programs, more than {2} (the CUDA "
+                      "and HIP limit)",
+                      kernel.symbol, items, kMaxGridX)
+            .str());
   grid = {static_cast<int64_t>(items), 1, 1};
+  return Status::success();
+}
+
+namespace {
+/// The bytes of a buffer and, for an input, the host data it starts as.
+struct HostData {
+  /// Null for outputs.
+  const void *source = nullptr;
+  size_t bytes = 0;
+};
+} // namespace
+
+template <typename T> static HostData bytesOf(const std::vector<T> &values) {
+  return {values.data(), values.size() * sizeof(T)};
+}
+
+/// What the buffer of pointer argument `arg` holds.
+static HostData hostData(const MlaProblem &problem, const LaunchPlan &plan,
+                         MlaArg arg) {
+  // At least one partial row even when nothing is split, as docs/ABI.md
+  // promises kernels.
+  int64_t partRows = std::max<int64_t>(plan.partRows, 1);
+  switch (arg) {
+  case MlaArg::Q:
+    return bytesOf(problem.q);
+  case MlaArg::Kv:
+    return bytesOf(problem.kv);
+  case MlaArg::KvScale:
+    if (isFp8(problem.kvDType))
+      return {&problem.fp8Scale, sizeof(float)};
+    return bytesOf(problem.mxScale);
+  case MlaArg::QoIndptr:
+    return bytesOf(problem.qoIndptr);
+  case MlaArg::KvIndptr:
+    return bytesOf(problem.kvIndptr);
+  case MlaArg::Work:
+    return bytesOf(plan.items);
+  case MlaArg::WorkIndptr:
+    return bytesOf(plan.workIndptr);
+  case MlaArg::Combine:
+    return bytesOf(plan.combineItems);
+  case MlaArg::PartOut:
+    return {nullptr, partRows * kVDim * sizeof(float)};
+  case MlaArg::PartLse:
+    return {nullptr, partRows * sizeof(float)};
+  case MlaArg::Out:
+    return {nullptr,
+            problem.totalQ() * problem.heads * kVDim * sizeof(uint16_t)};
+  case MlaArg::ScaleStride:
+  case MlaArg::SmScale:
+  case MlaArg::NumArgs:
+    break;
+  }
+  return {};
+}
+
+Status MlaDriver::allocateInput(MlaArg arg, DeviceBuffer &buffer) {
+  HostData data = hostData(problem, plan, arg);
+  if (Status s = buffer.allocate(backend, data.bytes))
+    return s;
+  if (data.source && data.bytes)
+    return backend.copyToDevice(buffer.get(), data.source, data.bytes);
   return Status::success();
 }
 
@@ -402,73 +480,7 @@ Status MlaDriver::materialize(MlaArg arg) {
   if (arg == MlaArg::ScaleStride || arg == MlaArg::SmScale ||
       arg == MlaArg::NumArgs)
     return Status::success();
-  const void *source = nullptr;
-  size_t bytes = 0;
-  hostData(arg, source, bytes);
-  if (Status s = buffer.allocate(backend, bytes))
-    return s;
-  if (source && bytes)
-    return backend.copyToDevice(buffer.get(), source, bytes);
-  return Status::success();
-}
-
-void MlaDriver::hostData(MlaArg arg, const void *&source, size_t &bytes) const {
-  source = nullptr;
-  bytes = 0;
-  switch (arg) {
-  case MlaArg::Q:
-    source = problem.q.data();
-    bytes = problem.q.size() * sizeof(uint16_t);
-    break;
-  case MlaArg::Kv:
-    source = problem.kv.data();
-    bytes = problem.kv.size();
-    break;
-  case MlaArg::KvScale:
-    if (isFp8(problem.kvDType)) {
-      source = &problem.fp8Scale;
-      bytes = sizeof(float);
-    } else {
-      source = problem.mxScale.data();
-      bytes = problem.mxScale.size();
-    }
-    break;
-  case MlaArg::QoIndptr:
-    source = problem.qoIndptr.data();
-    bytes = problem.qoIndptr.size() * sizeof(int32_t);
-    break;
-  case MlaArg::KvIndptr:
-    source = problem.kvIndptr.data();
-    bytes = problem.kvIndptr.size() * sizeof(int32_t);
-    break;
-  case MlaArg::Work:
-    source = plan.items.data();
-    bytes = plan.items.size() * sizeof(WorkItem);
-    break;
-  case MlaArg::WorkIndptr:
-    source = plan.workIndptr.data();
-    bytes = plan.workIndptr.size() * sizeof(int32_t);
-    break;
-  case MlaArg::Combine:
-    source = plan.combineItems.data();
-    bytes = plan.combineItems.size() * sizeof(CombineItem);
-    break;
-  // At least one row even when nothing is split, as docs/ABI.md promises
-  // kernels.
-  case MlaArg::PartOut:
-    bytes = std::max<int64_t>(plan.partRows, 1) * kVDim * sizeof(float);
-    break;
-  case MlaArg::PartLse:
-    bytes = std::max<int64_t>(plan.partRows, 1) * sizeof(float);
-    break;
-  case MlaArg::Out:
-    bytes = problem.totalQ() * problem.heads * kVDim * sizeof(uint16_t);
-    break;
-  case MlaArg::ScaleStride:
-  case MlaArg::SmScale:
-  case MlaArg::NumArgs:
-    break;
-  }
+  return allocateInput(arg, buffer);
 }
 
 Status MlaDriver::poisonOutputs() {
@@ -542,25 +554,21 @@ Status MlaDriver::replan(const PlanOptions &options) {
   LaunchPlan fresh;
   if (Status s = planSplitKv(qoIndptr, kvIndptr, options, fresh))
     return s;
-  auto upload = [&](MlaArg arg, const void *data, size_t bytes) -> Status {
+  for (MlaArg arg : {MlaArg::Work, MlaArg::WorkIndptr, MlaArg::Combine}) {
     const DeviceBuffer &buffer = buffers[static_cast<size_t>(arg)];
     if (!buffer.get())
-      return Status::success();
+      continue;
+    HostData data = hostData(problem, fresh, arg);
     // The same indptrs and options make the same plan.
-    if (bytes > buffer.size())
+    if (data.bytes > buffer.size())
       return Status::failure("--bench", "the plan of the same indptrs grew "
                                         "between calls");
-    return bytes ? backend.copyToDevice(buffer.get(), data, bytes)
-                 : Status::success();
-  };
-  if (Status s = upload(MlaArg::Work, fresh.items.data(),
-                        fresh.items.size() * sizeof(WorkItem)))
-    return s;
-  if (Status s = upload(MlaArg::WorkIndptr, fresh.workIndptr.data(),
-                        fresh.workIndptr.size() * sizeof(int32_t)))
-    return s;
-  return upload(MlaArg::Combine, fresh.combineItems.data(),
-                fresh.combineItems.size() * sizeof(CombineItem));
+    if (data.bytes)
+      if (Status s =
+              backend.copyToDevice(buffer.get(), data.source, data.bytes))
+        return s;
+  }
+  return Status::success();
 }
 
 Status MlaDriver::timeCalls(int64_t warmup, int64_t iterations,
@@ -583,14 +591,8 @@ Status MlaDriver::timeCalls(int64_t warmup, int64_t iterations,
     for (size_t i = 0; i < numStreamed; ++i) {
       if (!buffers[static_cast<size_t>(streamed[i])].get())
         continue;
-      const void *source = nullptr;
-      size_t bytes = 0;
-      hostData(streamed[i], source, bytes);
-      if (Status s = set[i].allocate(backend, bytes))
+      if (Status s = allocateInput(streamed[i], set[i]))
         return s;
-      if (source && bytes)
-        if (Status s = backend.copyToDevice(set[i].get(), source, bytes))
-          return s;
     }
   auto useCopy = [&](int64_t copy) {
     for (size_t slot = 0; slot < partial.roles.size(); ++slot)

@@ -6,6 +6,8 @@
 #include "mla/Runtime/Npy.h"
 #include "mla/Runtime/Parallel.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -94,9 +96,10 @@ int64_t MlaProblem::essentialBytes() const {
 Status checkHeadCount(int64_t heads, const std::string &subject) {
   if (heads <= 0 || heads % kHeadGranule != 0 || heads > kMaxHeads)
     return Status::failure(
-        subject, formatString("%lld heads: the head count must be a multiple "
-                              "of 16 from 16 to 128",
-                              static_cast<long long>(heads)));
+        subject, llvm::formatv("{0} heads: the head count must be a multiple "
+                               "of 16 from 16 to 128",
+                               heads)
+                     .str());
   return Status::success();
 }
 
@@ -206,9 +209,8 @@ static Status checkGeneratorOptions(const GeneratorOptions &options) {
   if (Status s = checkHeadCount(options.heads, "--heads"))
     return s;
   if (options.qLen < 1 || options.qLen > kMaxQLen)
-    return Status::failure("--q-len",
-                           formatString("%lld: must be 1..4",
-                                        static_cast<long long>(options.qLen)));
+    return Status::failure(
+        "--q-len", llvm::formatv("{0}: must be 1..4", options.qLen).str());
   if (options.kvLens.empty())
     return Status::failure(options.kvLensFlag, "the batch is empty");
   int64_t totalKv = 0;
@@ -235,9 +237,10 @@ static Status checkGeneratorOptions(const GeneratorOptions &options) {
   if (needed > available)
     return Status::failure(
         options.kvLensFlag,
-        formatString("the problem needs %.1f GiB, more than the %.1f GiB of "
-                     "memory of this machine",
-                     needed / 1073741824.0, available / 1073741824.0));
+        llvm::formatv("the problem needs {0:f1} GiB, more than the {1:f1} "
+                      "GiB of memory of this machine",
+                      needed / 1073741824.0, available / 1073741824.0)
+            .str());
   return Status::success();
 }
 
@@ -375,9 +378,10 @@ static Status expectDType(const NpyArray &array, const std::string &path,
   for (NpyDType dtype : allowed)
     expected +=
         std::string(expected.empty() ? "" : " or ") + npyDTypeName(dtype);
-  return Status::failure(path, formatString("dtype %s, expected %s (%s)",
-                                            npyDTypeName(array.dtype),
-                                            expected.c_str(), role));
+  return Status::failure(path, llvm::formatv("dtype {0}, expected {1} ({2})",
+                                             npyDTypeName(array.dtype),
+                                             expected, role)
+                                   .str());
 }
 
 /// Validates an indptr read from `path`: starts at 0, never decreases and
@@ -388,26 +392,27 @@ static Status checkIndptr(const std::vector<int32_t> &indptr,
                           const std::string &rowsFile, bool spareRows) {
   if (indptr[0] != 0)
     return Status::failure(
-        path, formatString("first entry is %d, expected 0", indptr[0]));
+        path, llvm::formatv("first entry is {0}, expected 0", indptr[0]).str());
   for (size_t i = 1; i < indptr.size(); ++i)
     if (indptr[i] < indptr[i - 1])
       return Status::failure(
-          path, formatString("not monotonic: entry %zu (%d) is less than "
-                             "entry %zu (%d)",
-                             i, indptr[i], i - 1, indptr[i - 1]));
+          path, llvm::formatv("not monotonic: entry {0} ({1}) is less than "
+                              "entry {2} ({3})",
+                              i, indptr[i], i - 1, indptr[i - 1])
+                    .str());
   int64_t last = indptr.back();
   if (last > rows)
     return Status::failure(
-        path, formatString("last entry %lld is past the end of %s (%lld "
-                           "rows)",
-                           static_cast<long long>(last), rowsFile.c_str(),
-                           static_cast<long long>(rows)));
+        path, llvm::formatv("last entry {0} is past the end of {1} ({2} "
+                            "rows)",
+                            last, rowsFile, rows)
+                  .str());
   if (last < rows && !spareRows)
     return Status::failure(
-        path, formatString("last entry %lld does not cover the %lld rows of "
-                           "%s",
-                           static_cast<long long>(last),
-                           static_cast<long long>(rows), rowsFile.c_str()));
+        path, llvm::formatv("last entry {0} does not cover the {1} rows of "
+                            "{2}",
+                            last, rows, rowsFile)
+                  .str());
   return Status::success();
 }
 
@@ -446,10 +451,10 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
   if (kvIndptr.shape[0] != qoIndptr.shape[0])
     return Status::failure(
         kvIndptrPath,
-        formatString("%lld entries, but qo_indptr.npy has %lld (both are "
-                     "batch + 1)",
-                     static_cast<long long>(kvIndptr.shape[0]),
-                     static_cast<long long>(qoIndptr.shape[0])));
+        llvm::formatv("{0} entries, but qo_indptr.npy has {1} (both are "
+                      "batch + 1)",
+                      kvIndptr.shape[0], qoIndptr.shape[0])
+            .str());
 
   // q: [totalQ, H, 576] bf16 bits.
   if (Status s = expectDType(q, qPath, {NpyDType::UInt16}, "bf16 bits"))
@@ -480,12 +485,11 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
       (kv.shape.size() == 3 && kv.shape[1] == 1 && kv.shape[2] == rowElements);
   if (!kvShapeOk)
     return Status::failure(
-        kvPath, formatString("shape %s, expected (total_kv, 1, %lld) or "
-                             "(total_kv, %lld) for --kv-dtype %s",
-                             kv.shapeString().c_str(),
-                             static_cast<long long>(rowElements),
-                             static_cast<long long>(rowElements),
-                             kvDTypeName(kvDType)));
+        kvPath,
+        llvm::formatv("shape {0}, expected (total_kv, 1, {1}) or "
+                      "(total_kv, {1}) for --kv-dtype {2}",
+                      kv.shapeString(), rowElements, kvDTypeName(kvDType))
+            .str());
   if (kv.shape[0] > INT32_MAX || q.shape[0] > INT32_MAX)
     return Status::failure(kv.shape[0] > INT32_MAX ? kvPath : qPath,
                            "more than 2^31 - 1 rows");
@@ -501,9 +505,10 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
   for (size_t seq = 0; seq + 1 < qo.size(); ++seq)
     if (qo[seq + 1] - qo[seq] > kMaxQLen)
       return Status::failure(
-          qoPath, formatString("sequence %zu has %d queries, at most 4 are "
-                               "supported",
-                               seq, qo[seq + 1] - qo[seq]));
+          qoPath, llvm::formatv("sequence {0} has {1} queries, at most 4 are "
+                                "supported",
+                                seq, qo[seq + 1] - qo[seq])
+                      .str());
 
   MlaProblem result;
   result.kvDType = kvDType;
@@ -533,10 +538,10 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
     if (scale.shape[0] < result.totalKv() || scale.shape[1] < kMxScalesPerRow)
       return Status::failure(
           scalePath,
-          formatString("shape %s is too small: needs rows >= %lld (the KV "
-                       "rows) and cols >= 18",
-                       scale.shapeString().c_str(),
-                       static_cast<long long>(result.totalKv())));
+          llvm::formatv("shape {0} is too small: needs rows >= {1} (the KV "
+                        "rows) and cols >= 18",
+                        scale.shapeString(), result.totalKv())
+              .str());
     // Kernels take the row stride as an i32 (docs/ABI.md); only a tensor
     // with no rows can be that wide.
     if (scale.shape[1] > INT32_MAX)

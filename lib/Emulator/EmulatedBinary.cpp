@@ -1,10 +1,10 @@
 //===- EmulatedBinary.cpp - Emulated modules as host shared objects -------===//
 
 #include "mla/Emulator/EmulatedBinary.h"
+#include "LlvmSetup.h"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Program.h"
@@ -22,22 +22,7 @@ using namespace llvm;
 using namespace mla::emu;
 
 Expected<std::unique_ptr<TargetMachine>> mla::emu::createHostMachine() {
-  InitializeAllTargetInfos();
-  InitializeAllTargets();
-  InitializeAllTargetMCs();
-  InitializeAllAsmPrinters();
-  Triple triple("x86_64-unknown-linux-gnu");
-  std::string error;
-  const Target *target = TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return createStringError(error);
-  std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
-      triple, "x86-64", "", TargetOptions(), Reloc::PIC_, std::nullopt,
-      CodeGenOptLevel::Default));
-  if (!machine)
-    return createStringError("LLVM cannot create a target machine for "
-                             "x86-64");
-  return std::move(machine);
+  return createTargetMachine("x86_64-unknown-linux-gnu", "x86-64", Reloc::PIC_);
 }
 
 Expected<std::unique_ptr<Module>>
@@ -45,24 +30,6 @@ mla::emu::retargetForHost(Module &module, Chip chip, TargetMachine &machine,
                           std::vector<KernelSummary> &kernels) {
   return retargetModule(module, chip, machine.getTargetTriple().str(),
                         machine.createDataLayout(), kernels);
-}
-
-/// Optimizes the retargeted lanes: the runtime calls' temporaries and the
-/// checks' address arithmetic are new to the already optimized input.
-static void optimize(Module &module, TargetMachine &machine) {
-  PassBuilder builder(&machine);
-  LoopAnalysisManager loops;
-  FunctionAnalysisManager functions;
-  CGSCCAnalysisManager sccs;
-  ModuleAnalysisManager modules;
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(sccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, sccs, modules);
-  ModulePassManager passes =
-      builder.buildPerModuleDefaultPipeline(OptimizationLevel::O2);
-  passes.run(module, modules);
 }
 
 /// Runs `args` (args[0] is the program).
@@ -80,7 +47,10 @@ static Error run(ArrayRef<StringRef> args) {
 
 Error mla::emu::writeEmulatedBinary(Module &hostModule, TargetMachine &machine,
                                     StringRef outputPath) {
-  optimize(hostModule, machine);
+  // The runtime calls' temporaries and the checks' address arithmetic are
+  // new to the already optimized input.
+  if (Error error = runPassPipeline(hostModule, machine, "default<O2>"))
+    return error;
 
   SmallString<128> objectPath, scriptPath;
   int objectFd, scriptFd;

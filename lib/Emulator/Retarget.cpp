@@ -1,8 +1,10 @@
 //===- Retarget.cpp - AMDGPU LLVM IR to host LLVM IR ----------------------===//
 
 #include "mla/Emulator/Retarget.h"
+#include "LlvmSetup.h"
 #include "RuntimeCalls.h"
 #include "Steps.h"
+#include "mla/Support/Chips.h"
 
 #include "mla/Emulator/EmuABI.h"
 
@@ -30,23 +32,25 @@ StringRef mla::emu::chipName(Chip chip) {
 }
 
 uint32_t mla::emu::ldsLimit(Chip chip) {
-  return chip == Chip::Gfx942 ? 64 * 1024 : 160 * 1024;
+  return mla::lookupChip(chipName(chip).str())->ldsBytes;
 }
 
-static Expected<std::unique_ptr<TargetMachine>> createChipMachine(Chip chip) {
+Expected<std::unique_ptr<TargetMachine>>
+mla::emu::createTargetMachine(StringRef triple, StringRef cpu,
+                              std::optional<Reloc::Model> relocation) {
   InitializeAllTargetInfos();
   InitializeAllTargets();
   InitializeAllTargetMCs();
-  Triple triple("amdgcn-amd-amdhsa");
+  InitializeAllAsmPrinters();
+  Triple parsed(triple);
   std::string error;
-  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  const Target *target = TargetRegistry::lookupTarget(parsed, error);
   if (!target)
     return createStringError(error);
   std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
-      triple, chipName(chip), "", TargetOptions(), std::nullopt));
+      parsed, cpu, "", TargetOptions(), relocation));
   if (!machine)
-    return createStringError("LLVM cannot create a target machine for " +
-                             chipName(chip));
+    return createStringError("LLVM cannot create a target machine for " + cpu);
   return std::move(machine);
 }
 
@@ -70,9 +74,8 @@ static bool hasBufferFatPointers(Module &module) {
   return false;
 }
 
-/// Runs the AMDGPU backend's own lowering of addrspace(7) buffer fat
-/// pointers into resources plus offsets, as its codegen pipeline would.
-static Error lowerBufferFatPointers(Module &module, TargetMachine &machine) {
+Error mla::emu::runPassPipeline(Module &module, TargetMachine &machine,
+                                StringRef pipeline) {
   PassBuilder builder(&machine);
   LoopAnalysisManager loops;
   FunctionAnalysisManager functions;
@@ -84,8 +87,7 @@ static Error lowerBufferFatPointers(Module &module, TargetMachine &machine) {
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, sccs, modules);
   ModulePassManager passes;
-  if (Error error =
-          builder.parsePassPipeline(passes, "amdgpu-lower-buffer-fat-pointers"))
+  if (Error error = builder.parsePassPipeline(passes, pipeline))
     return error;
   passes.run(module, modules);
   return Error::success();
@@ -174,7 +176,8 @@ mla::emu::retargetModule(Module &module, Chip chip, StringRef hostTriple,
     return createStringError("the module's triple '" +
                              module.getTargetTriple().str() +
                              "' is not amdgcn-amd-amdhsa");
-  auto machine = createChipMachine(chip);
+  auto machine =
+      createTargetMachine("amdgcn-amd-amdhsa", chipName(chip), std::nullopt);
   if (!machine)
     return machine.takeError();
   if (module.getDataLayoutStr().empty())
@@ -187,7 +190,10 @@ mla::emu::retargetModule(Module &module, Chip chip, StringRef hostTriple,
                                ", not " + chipName(chip));
   }
   if (hasBufferFatPointers(module))
-    if (Error error = lowerBufferFatPointers(module, **machine))
+    // The AMDGPU backend's own lowering of addrspace(7) buffer fat
+    // pointers into resources plus offsets, as its codegen pipeline runs it.
+    if (Error error = runPassPipeline(module, **machine,
+                                      "amdgpu-lower-buffer-fat-pointers"))
       return std::move(error);
 
   std::vector<KernelInfo> kernels;

@@ -132,29 +132,18 @@ static void fp4Pair(uint32_t source, uint32_t select, float scale,
   second = scaled(decodeMiniFloat(MiniFloat::E2M1, byte >> 4), scale);
 }
 
-MLA_EMU_RT void __mla_emu_cvt_scalef32_pk_f32_fp4(void *out, uint32_t source,
-                                                  float scale, uint32_t select,
-                                                  uint32_t) {
-  double first, second;
-  fp4Pair(source, select, scale, first, second);
-  storeFloats(out, first, second);
-}
+/// The runtime function NAME: the pair PAIR decodes, stored by STORE.
+#define SCALED_UNPACK(NAME, PAIR, STORE)                                       \
+  MLA_EMU_RT void __mla_emu_##NAME(void *out, uint32_t source, float scale,    \
+                                   uint32_t select, uint32_t) {                \
+    double first, second;                                                      \
+    PAIR(source, select, scale, first, second);                                \
+    STORE(out, first, second);                                                 \
+  }
 
-MLA_EMU_RT void __mla_emu_cvt_scalef32_pk_bf16_fp4(void *out, uint32_t source,
-                                                   float scale, uint32_t select,
-                                                   uint32_t) {
-  double first, second;
-  fp4Pair(source, select, scale, first, second);
-  storeBf16s(out, first, second);
-}
-
-MLA_EMU_RT void __mla_emu_cvt_scalef32_pk_f16_fp4(void *out, uint32_t source,
-                                                  float scale, uint32_t select,
-                                                  uint32_t) {
-  double first, second;
-  fp4Pair(source, select, scale, first, second);
-  storeHalves(out, first, second);
-}
+SCALED_UNPACK(cvt_scalef32_pk_f32_fp4, fp4Pair, storeFloats)
+SCALED_UNPACK(cvt_scalef32_pk_bf16_fp4, fp4Pair, storeBf16s)
+SCALED_UNPACK(cvt_scalef32_pk_f16_fp4, fp4Pair, storeHalves)
 
 /// Writes nibble(first) | nibble(second) << 4 into byte `select` of `old`.
 static uint32_t packFp4(uint32_t old, double first, double second, float scale,
@@ -202,27 +191,20 @@ MLA_EMU_RT float __mla_emu_cvt_scalef32_f32_bf8(uint32_t source, float scale,
 }
 
 /// src_lo_hi_sel 1 converts bytes 2 and 3, else bytes 0 and 1.
-static void scaledFp8Pair(MiniFloat format, uint32_t source, float scale,
-                          uint32_t high, double &first, double &second) {
+template <MiniFloat Format>
+static void fp8Pair(uint32_t source, uint32_t high, float scale, double &first,
+                    double &second) {
   unsigned byte = high ? 2 : 0;
-  first = scaled(decodeMiniFloat(format, byteOf(source, byte)), scale);
-  second = scaled(decodeMiniFloat(format, byteOf(source, byte + 1)), scale);
+  first = scaled(decodeMiniFloat(Format, byteOf(source, byte)), scale);
+  second = scaled(decodeMiniFloat(Format, byteOf(source, byte + 1)), scale);
 }
 
-#define SCALED_FP8_UNPACK(NAME, FORMAT, STORE)                                 \
-  MLA_EMU_RT void __mla_emu_##NAME(void *out, uint32_t source, float scale,    \
-                                   uint32_t high, uint32_t) {                  \
-    double first, second;                                                      \
-    scaledFp8Pair(MiniFloat::FORMAT, source, scale, high, first, second);      \
-    STORE(out, first, second);                                                 \
-  }
-
-SCALED_FP8_UNPACK(cvt_scalef32_pk_f32_fp8, E4M3, storeFloats)
-SCALED_FP8_UNPACK(cvt_scalef32_pk_f32_bf8, E5M2, storeFloats)
-SCALED_FP8_UNPACK(cvt_scalef32_pk_bf16_fp8, E4M3, storeBf16s)
-SCALED_FP8_UNPACK(cvt_scalef32_pk_bf16_bf8, E5M2, storeBf16s)
-SCALED_FP8_UNPACK(cvt_scalef32_pk_f16_fp8, E4M3, storeHalves)
-SCALED_FP8_UNPACK(cvt_scalef32_pk_f16_bf8, E5M2, storeHalves)
+SCALED_UNPACK(cvt_scalef32_pk_f32_fp8, fp8Pair<MiniFloat::E4M3>, storeFloats)
+SCALED_UNPACK(cvt_scalef32_pk_f32_bf8, fp8Pair<MiniFloat::E5M2>, storeFloats)
+SCALED_UNPACK(cvt_scalef32_pk_bf16_fp8, fp8Pair<MiniFloat::E4M3>, storeBf16s)
+SCALED_UNPACK(cvt_scalef32_pk_bf16_bf8, fp8Pair<MiniFloat::E5M2>, storeBf16s)
+SCALED_UNPACK(cvt_scalef32_pk_f16_fp8, fp8Pair<MiniFloat::E4M3>, storeHalves)
+SCALED_UNPACK(cvt_scalef32_pk_f16_bf8, fp8Pair<MiniFloat::E5M2>, storeHalves)
 
 /// Writes the two encoded values into half `high` of `old` (a <2 x i16>).
 static void scaledFp8Pack(void *out, const void *old, MiniFloat format,

@@ -48,6 +48,21 @@ static bool checkUniform(Wave &wave, uint64_t exec, int operand,
 
 static void noCollective(Wave &, uint64_t) {}
 
+/// Runs `collective` over the lanes' word operands `first` and `second` and
+/// (uniform) `immediate`, each collective reading those it takes; returns
+/// the lane's 32-bit result.
+static uint32_t collectWord(uint32_t first, uint32_t second, uint64_t immediate,
+                            uint32_t site, CollectiveFn collective) {
+  Lane &lane = currentLane();
+  uint32_t result;
+  lane.in[0] = &first;
+  lane.in[1] = &second;
+  lane.imm[0] = immediate;
+  lane.out = &result;
+  arrive(lane, site, collective);
+  return result;
+}
+
 MLA_EMU_RT void __mla_emu_s_barrier(uint32_t site) {
   arrive(currentLane(), site, nullptr);
 }
@@ -91,13 +106,7 @@ static void readlane(Wave &wave, uint64_t exec) {
 
 MLA_EMU_RT uint32_t __mla_emu_readlane_b32(uint32_t value, uint32_t source,
                                            uint32_t site) {
-  Lane &lane = currentLane();
-  uint32_t result;
-  lane.in[0] = &value;
-  lane.imm[0] = source;
-  lane.out = &result;
-  arrive(lane, site, readlane);
-  return result;
+  return collectWord(value, 0, source, site, readlane);
 }
 
 static void readfirstlane(Wave &wave, uint64_t exec) {
@@ -108,12 +117,7 @@ static void readfirstlane(Wave &wave, uint64_t exec) {
 }
 
 MLA_EMU_RT uint32_t __mla_emu_readfirstlane_b32(uint32_t value, uint32_t site) {
-  Lane &lane = currentLane();
-  uint32_t result;
-  lane.in[0] = &value;
-  lane.out = &result;
-  arrive(lane, site, readfirstlane);
-  return result;
+  return collectWord(value, 0, 0, site, readfirstlane);
 }
 
 /// writelane needs no other lane: the selected lane returns the (uniform)
@@ -266,25 +270,14 @@ static void permute(Wave &wave, uint64_t exec) {
       out32(wave.lanes[i], result[i]);
 }
 
-static uint32_t exchange(uint32_t address, uint32_t data, uint32_t site,
-                         CollectiveFn collective) {
-  Lane &lane = currentLane();
-  uint32_t result;
-  lane.in[0] = &address;
-  lane.in[1] = &data;
-  lane.out = &result;
-  arrive(lane, site, collective);
-  return result;
-}
-
 MLA_EMU_RT uint32_t __mla_emu_ds_bpermute(uint32_t address, uint32_t data,
                                           uint32_t site) {
-  return exchange(address, data, site, bpermute);
+  return collectWord(address, data, 0, site, bpermute);
 }
 
 MLA_EMU_RT uint32_t __mla_emu_ds_permute(uint32_t address, uint32_t data,
                                          uint32_t site) {
-  return exchange(address, data, site, permute);
+  return collectWord(address, data, 0, site, permute);
 }
 
 /// ds_swizzle_b32 offset modes of GFX9: bit 15 set, a 4-lane quad
@@ -310,13 +303,7 @@ static void swizzle(Wave &wave, uint64_t exec) {
 
 MLA_EMU_RT uint32_t __mla_emu_ds_swizzle(uint32_t data, uint32_t offset,
                                          uint32_t site) {
-  Lane &lane = currentLane();
-  uint32_t result;
-  lane.in[0] = &data;
-  lane.imm[0] = offset;
-  lane.out = &result;
-  arrive(lane, site, swizzle);
-  return result;
+  return collectWord(data, 0, offset, site, swizzle);
 }
 
 //===----------------------------------------------------------------------===//

@@ -42,32 +42,36 @@ static bool wholeGroups(Wave &wave, uint64_t exec, unsigned group,
 
 static bool active(uint64_t exec, unsigned lane) { return exec >> lane & 1; }
 
+/// Gives each active lane i the 8 bytes `transposed(i)`, once the active
+/// lanes are whole groups of `groupSize`.
+template <typename Fn>
+static void transpose(Wave &wave, uint64_t exec, unsigned groupSize,
+                      const char *what, Fn transposed) {
+  if (!wholeGroups(wave, exec, groupSize, what))
+    return;
+  for (unsigned i = 0; i < kWaveSize; ++i)
+    if (active(exec, i))
+      setResult(wave.lanes[i], transposed(i));
+}
+
 /// tr_b16: in each 4-lane group, lane 4g + k gets halfword k of lanes
 /// 4g .. 4g + 3 as its halfwords 0 .. 3.
 static void transpose16(Wave &wave, uint64_t exec) {
-  if (!wholeGroups(wave, exec, 4, "ds_read_b64_tr_b16"))
-    return;
-  for (unsigned i = 0; i < kWaveSize; ++i) {
-    if (!active(exec, i))
-      continue;
+  transpose(wave, exec, 4, "ds_read_b64_tr_b16", [&](unsigned i) {
     unsigned group = i & ~3u, k = i & 3u;
     uint64_t value = 0;
     for (unsigned from = 0; from < 4; ++from)
       value |= (bytesOf(wave.lanes[group + from]) >> (16 * k) & 0xFFFF)
                << (16 * from);
-    setResult(wave.lanes[i], value);
-  }
+    return value;
+  });
 }
 
 /// tr_b8: in each 16-lane block B, lane B + 8p + b gets byte b of lanes
 /// B + 4p + 0..3 in its first dword and of lanes B + 8 + 4p + 0..3 in its
 /// second (byte i from the i-th of those lanes).
 static void transpose8(Wave &wave, uint64_t exec) {
-  if (!wholeGroups(wave, exec, 16, "ds_read_b64_tr_b8"))
-    return;
-  for (unsigned i = 0; i < kWaveSize; ++i) {
-    if (!active(exec, i))
-      continue;
+  transpose(wave, exec, 16, "ds_read_b64_tr_b8", [&](unsigned i) {
     unsigned block = i & ~15u, p = i >> 3 & 1u, b = i & 7u;
     uint64_t value = 0;
     for (unsigned dword = 0; dword < 2; ++dword)
@@ -75,19 +79,15 @@ static void transpose8(Wave &wave, uint64_t exec) {
         const Lane &source = wave.lanes[block + 8 * dword + 4 * p + from];
         value |= (bytesOf(source) >> (8 * b) & 0xFF) << (32 * dword + 8 * from);
       }
-    setResult(wave.lanes[i], value);
-  }
+    return value;
+  });
 }
 
 /// tr_b4: in each 32-lane half H, lane H + 16 (G & 1) + n gets nibble n of
 /// the 8 lanes H + 8G .. H + 8G + 7 of group G (nibble i from the i-th) in
 /// its dword G >> 1, for G = 0..3.
 static void transpose4(Wave &wave, uint64_t exec) {
-  if (!wholeGroups(wave, exec, 32, "ds_read_b64_tr_b4"))
-    return;
-  for (unsigned i = 0; i < kWaveSize; ++i) {
-    if (!active(exec, i))
-      continue;
+  transpose(wave, exec, 32, "ds_read_b64_tr_b4", [&](unsigned i) {
     unsigned half = i & ~31u, odd = i >> 4 & 1u, n = i & 15u;
     uint64_t value = 0;
     for (unsigned dword = 0; dword < 2; ++dword) {
@@ -97,8 +97,8 @@ static void transpose4(Wave &wave, uint64_t exec) {
         value |= (bytesOf(source) >> (4 * n) & 0xF) << (32 * dword + 4 * from);
       }
     }
-    setResult(wave.lanes[i], value);
-  }
+    return value;
+  });
 }
 
 /// Reads the lane's 8 bytes (8-byte aligned) and runs `exchange`; `flags`

@@ -11,6 +11,7 @@
 #include "Formats.h"
 #include "Runtime.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -136,27 +137,26 @@ MLA_EMU_RT uint32_t __mla_emu_perm(uint32_t a, uint32_t b, uint32_t selector,
   return result;
 }
 
-/// v_bfe_u32 / v_bfe_i32: `width` bits from bit `offset` (both mod 32).
+/// v_bfe_u32 / v_bfe_i32: `width` bits from bit `offset` (both mod 32),
+/// fewer where the field would pass bit 31.
+static unsigned fieldBits(uint32_t offset, uint32_t width) {
+  return std::min(width & 31, 32 - (offset & 31));
+}
+
 MLA_EMU_RT uint32_t __mla_emu_ubfe_i32(uint32_t source, uint32_t offset,
                                        uint32_t width, uint32_t) {
-  offset &= 31;
-  width &= 31;
-  if (width == 0)
-    return 0;
-  uint32_t shifted = source >> offset;
-  return width + offset < 32 ? shifted & ((1u << width) - 1) : shifted;
+  unsigned bits = fieldBits(offset, width);
+  return bits ? source >> (offset & 31) & ((1u << bits) - 1) : 0;
 }
 
 MLA_EMU_RT uint32_t __mla_emu_sbfe_i32(uint32_t source, uint32_t offset,
                                        uint32_t width, uint32_t) {
-  offset &= 31;
-  width &= 31;
-  if (width == 0)
+  unsigned bits = fieldBits(offset, width);
+  if (bits == 0)
     return 0;
-  if (width + offset >= 32)
-    return static_cast<uint32_t>(static_cast<int32_t>(source) >> offset);
-  int32_t shifted = static_cast<int32_t>(source << (32 - offset - width));
-  return static_cast<uint32_t>(shifted >> (32 - width));
+  unsigned shift = 32 - bits;
+  return static_cast<uint32_t>(
+      static_cast<int32_t>(source >> (offset & 31) << shift) >> shift);
 }
 
 /// v_cvt_pkrtz_f16_f32: two halves rounded toward zero.

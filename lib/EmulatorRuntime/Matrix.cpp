@@ -206,11 +206,15 @@ static void mfmaEntry(void *out, const void *a, const void *b, const void *c,
   arrive(lane, site, mfmaCollective<Shape>);
 }
 
+/// k_NAME, the shape the runtime function __mla_emu_NAME executes.
+#define MFMA_SHAPE(NAME, M, K, A, B, INTEGER, SCALED)                          \
+  static const MfmaShape k_##NAME = {M,          K,       Element::A,          \
+                                     Element::B, INTEGER, SCALED};
+
 /// An MFMA whose A and B operands are vectors, passed by address. The
 /// retargeter accepts only cbsz = abid = blgp = 0.
 #define MFMA_VECTOR(NAME, M, K, A, B, INTEGER)                                 \
-  static const MfmaShape k_##NAME = {M,          K,       Element::A,          \
-                                     Element::B, INTEGER, false};              \
+  MFMA_SHAPE(NAME, M, K, A, B, INTEGER, false)                                 \
   MLA_EMU_RT void __mla_emu_##NAME(void *out, const void *a, const void *b,    \
                                    const void *c, uint32_t, uint32_t,          \
                                    uint32_t, uint32_t site) {                  \
@@ -219,8 +223,7 @@ static void mfmaEntry(void *out, const void *a, const void *b, const void *c,
 
 /// An MFMA whose A and B operands are scalars (f32, or 8 bytes in an i64).
 #define MFMA_SCALAR(NAME, TYPE, M, K, A, B, INTEGER)                           \
-  static const MfmaShape k_##NAME = {M,          K,       Element::A,          \
-                                     Element::B, INTEGER, false};              \
+  MFMA_SHAPE(NAME, M, K, A, B, INTEGER, false)                                 \
   MLA_EMU_RT void __mla_emu_##NAME(void *out, TYPE a, TYPE b, const void *c,   \
                                    uint32_t, uint32_t, uint32_t,               \
                                    uint32_t site) {                            \
@@ -256,8 +259,7 @@ MFMA_VECTOR(mfma_i32_32x32x32_i8, 32, 32, I8, I8, true)
 /// Scaled MFMA with fp4 A and B (cbsz = blgp = 4; the retargeter rejects
 /// the other formats, whose lane placement no source settles yet).
 #define MFMA_SCALED(NAME, M, K)                                                \
-  static const MfmaShape k_##NAME = {M,     K,   Element::Fp4, Element::Fp4,   \
-                                     false, true};                             \
+  MFMA_SHAPE(NAME, M, K, Fp4, Fp4, false, true)                                \
   MLA_EMU_RT void __mla_emu_##NAME(                                            \
       void *out, const void *a, const void *b, const void *c, uint32_t,        \
       uint32_t, uint32_t selectA, uint32_t scaleA, uint32_t selectB,           \

@@ -74,11 +74,10 @@ Status RecordChecker::check(const Value &root) {
     return malformed("no version");
   if (*version != kAbiRecordVersion)
     return Status::failure(
-        binaryPath, formatString("ABI record version %lld, this mla-run reads "
-                                 "version %lld (compile the module again, or "
-                                 "use the mla-run that came with it)",
-                                 static_cast<long long>(*version),
-                                 static_cast<long long>(kAbiRecordVersion)));
+        binaryPath, llvm::formatv("ABI record version {0}, this mla-run reads "
+                                  "version {1} (compile the module again, or "
+                                  "use the mla-run that came with it)",
+                                  *version, kAbiRecordVersion));
   std::optional<llvm::StringRef> target = record->getString("target");
   const Array *kernels = record->getArray("kernels");
   if (!target || !kernels)
@@ -98,7 +97,7 @@ Status RecordChecker::check(const Value &root) {
   }
   for (size_t i = 0; i < manifest.kernels.size(); ++i) {
     const KernelInfo &kernel = manifest.kernels[i];
-    std::string field = formatString("kernels[%zu]", i);
+    std::string field = llvm::formatv("kernels[{0}]", i).str();
     auto found = bySymbol.find(kernel.symbol);
     if (found == bySymbol.end())
       return Status::failure(manifest.path,
@@ -149,7 +148,7 @@ Status RecordChecker::checkArgs(const KernelInfo &kernel,
       return malformed("an argument of '" + kernel.symbol + "'");
     llvm::StringRef givenKind = arg.kind == ArgKind::Pointer ? "ptr" : "scalar";
     if (*name != arg.name || *kind != givenKind || *type != arg.type)
-      return mismatch(formatString("%s.args[%zu]", field.c_str(), i),
+      return mismatch(llvm::formatv("{0}.args[{1}]", field, i),
                       spell(givenKind, arg.type, arg.name),
                       spell(*kind, *type, *name));
     // The launch checks buffers against the extent: an edited one must not
@@ -158,15 +157,15 @@ Status RecordChecker::checkArgs(const KernelInfo &kernel,
     Value recorded = recordedExtent ? *recordedExtent : Value(nullptr);
     Value given = arg.extent ? *arg.extent : Value(nullptr);
     if (recorded != given)
-      return mismatch(formatString("%s.args[%zu].extent", field.c_str(), i),
+      return mismatch(llvm::formatv("{0}.args[{1}].extent", field, i),
                       llvm::formatv("{0}", given).str(),
                       llvm::formatv("{0}", recorded).str());
   }
   if (args->size() != kernel.args.size())
     return Status::failure(
         manifest.path,
-        formatString("%s.args: %zu arguments, the binary's kernel takes %zu",
-                     field.c_str(), kernel.args.size(), args->size()));
+        llvm::formatv("{0}.args: {1} arguments, the binary's kernel takes {2}",
+                      field, kernel.args.size(), args->size()));
   return Status::success();
 }
 

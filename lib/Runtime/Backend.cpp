@@ -3,6 +3,8 @@
 #include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -15,9 +17,8 @@ Status checkLaunchGrid(const KernelInfo &kernel,
     if (grid[d] < 1 || grid[d] > limit)
       return Status::failure(
           kernel.symbol,
-          formatString("grid dimension %c is %lld, expected 1..%lld", "xyz"[d],
-                       static_cast<long long>(grid[d]),
-                       static_cast<long long>(limit)));
+          llvm::formatv("grid dimension {0} is {1}, expected 1..{2}", "xyz"[d],
+                        grid[d], limit));
   }
   return Status::success();
 }

@@ -11,7 +11,7 @@ namespace {
 
 /// Little-endian fields of an image, read with bounds already checked.
 struct Reader {
-  const std::vector<char> &image;
+  llvm::ArrayRef<char> image;
 
   template <typename T> T read(uint64_t offset) const {
     T value;
@@ -35,15 +35,14 @@ constexpr uint32_t kSectionNoBits = 8;
 
 } // namespace
 
-bool isElfImage(const std::vector<char> &image) {
+bool isElfImage(llvm::ArrayRef<char> image) {
   return image.size() >= 4 && std::memcmp(image.data(),
                                           "\x7F"
                                           "ELF",
                                           4) == 0;
 }
 
-Status checkElfExtents(const std::vector<char> &image,
-                       const std::string &path) {
+Status checkElfExtents(llvm::ArrayRef<char> image, const std::string &path) {
   auto fail = [&](const std::string &what) {
     return Status::failure(path, "not a valid code object: " + what);
   };

@@ -7,9 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverBackend.h"
-#include "GpuSupport.h"
-#include "mla/Runtime/CodeObject.h"
 #include "mla/Runtime/Manifest.h"
+#include "mla/Support/Chips.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
 
@@ -28,17 +29,18 @@ using CuStream = void *;
 
 constexpr CuResult kCudaSuccess = 0;
 constexpr CuResult kCudaErrorNoDevice = 100;
-constexpr CuResult kCudaErrorNotFound = 500;
 constexpr int kAttributeMultiprocessorCount = 16;
 constexpr int kFuncAttributeMaxDynamicSharedBytes = 8;
-constexpr unsigned kMemHostAllocDeviceMap = 0x02;
 constexpr unsigned kStreamWaitValueGeq = 0x0;
 constexpr int kJitErrorLogBuffer = 5;
 constexpr int kJitErrorLogBufferSizeBytes = 6;
 /// Dynamic shared memory a launch gets without opting in.
 constexpr int64_t kDefaultSharedLimit = 48 * 1024;
 
-/// The driver entry points the backend calls.
+static_assert(sizeof(CuDevicePtr) == sizeof(void *),
+              "DriverApi passes CUdeviceptr as void *");
+
+/// The driver entry points whose shape is CUDA's own.
 struct CudaApi {
   CuResult (*init)(unsigned);
   CuResult (*deviceGetCount)(int *);
@@ -47,62 +49,46 @@ struct CudaApi {
   CuResult (*primaryCtxRetain)(CuContext *, CuDevice);
   CuResult (*primaryCtxRelease)(CuDevice);
   CuResult (*ctxSetCurrent)(CuContext);
-  CuResult (*ctxSynchronize)();
-  CuResult (*memAlloc)(CuDevicePtr *, size_t);
-  CuResult (*memFree)(CuDevicePtr);
   CuResult (*memcpyHtoD)(CuDevicePtr, const void *, size_t);
   CuResult (*memcpyDtoH)(void *, CuDevicePtr, size_t);
   CuResult (*moduleLoadDataEx)(CuModule *, const void *, unsigned, int *,
                                void **);
-  CuResult (*moduleUnload)(CuModule);
-  CuResult (*moduleGetFunction)(CuFunction *, CuModule, const char *);
-  CuResult (*moduleGetGlobal)(CuDevicePtr *, size_t *, CuModule, const char *);
   CuResult (*funcSetAttribute)(CuFunction, int, int);
-  CuResult (*occupancyMaxActiveBlocksPerMultiprocessor)(int *, CuFunction, int,
-                                                        size_t);
-  CuResult (*launchKernel)(CuFunction, unsigned, unsigned, unsigned, unsigned,
-                           unsigned, unsigned, unsigned, CuStream, void **,
-                           void **);
   CuResult (*eventCreate)(CuEvent *, unsigned);
-  CuResult (*eventDestroy)(CuEvent);
-  CuResult (*eventRecord)(CuEvent, CuStream);
-  CuResult (*eventSynchronize)(CuEvent);
-  CuResult (*eventElapsedTime)(float *, CuEvent, CuEvent);
-  CuResult (*memHostAlloc)(void **, size_t, unsigned);
-  CuResult (*memFreeHost)(void *);
-  CuResult (*memHostGetDevicePointer)(CuDevicePtr *, void *, unsigned);
   CuResult (*streamWaitValue32)(CuStream, CuDevicePtr, uint32_t, unsigned);
   CuResult (*getErrorString)(CuResult, const char **);
 };
 
-} // namespace
-
 /// The driver's text for `result`.
-static std::string describeResult(const CudaApi &api, CuResult result) {
+std::string describeResult(const CudaApi &cuda, CuResult result) {
   const char *text = nullptr;
-  if (api.getErrorString(result, &text) != kCudaSuccess || !text)
-    return formatString("CUDA error %d", result);
+  if (cuda.getErrorString(result, &text) != kCudaSuccess || !text)
+    return llvm::formatv("CUDA error {0}", result);
   return text;
 }
 
-namespace {
+CuDevicePtr address(const void *pointer) {
+  return reinterpret_cast<CuDevicePtr>(pointer);
+}
 
-/// CUDA's calls for DriverBackend, on device 0's primary context.
+/// What DriverBackend needs of CUDA beyond the shared entry points, on
+/// device 0's primary context.
 class CudaDriver : public Driver {
 public:
-  CudaDriver(std::unique_ptr<DynamicLibrary> library, const CudaApi &api,
-             CuDevice device, int64_t multiprocessors)
-      : library(std::move(library)), api(api), device(device),
+  CudaDriver(std::unique_ptr<DynamicLibrary> library, const DriverApi &api,
+             const CudaApi &cuda, CuDevice device, int64_t multiprocessors)
+      : Driver(std::move(library), api), cuda(cuda), device(device),
         multiprocessors(multiprocessors) {}
 
-  ~CudaDriver() override { api.primaryCtxRelease(device); }
+  ~CudaDriver() override { cuda.primaryCtxRelease(device); }
 
   const char *name() const override { return "cuda"; }
 
   bool acceptsTarget(const std::string &target,
                      std::string &expected) const override {
-    expected = "sm_*";
-    return target.compare(0, 3, "sm_") == 0;
+    expected = listChips([](const Chip &chip) { return !chip.isAMD(); });
+    const Chip *chip = lookupChip(target);
+    return chip && !chip->isAMD();
   }
 
   const char *callName(DriverCall call) const override {
@@ -122,51 +108,32 @@ public:
   }
 
   std::string describe(DriverStatus status) const override {
-    return describeResult(api, status);
-  }
-
-  bool isNotFound(DriverStatus status) const override {
-    return status == kCudaErrorNotFound;
+    return describeResult(cuda, status);
   }
 
   int64_t processors(const std::string &) const override {
     return multiprocessors;
   }
 
-  DriverStatus allocate(void *&pointer, size_t bytes) override {
-    CuDevicePtr address = 0;
-    CuResult result = api.memAlloc(&address, bytes);
-    pointer = reinterpret_cast<void *>(address);
-    return result;
-  }
-
-  void release(void *pointer) override { api.memFree(address(pointer)); }
-
   DriverStatus copyToDevice(void *device, const void *host,
                             size_t bytes) override {
-    return api.memcpyHtoD(address(device), host, bytes);
+    return cuda.memcpyHtoD(address(device), host, bytes);
   }
 
   DriverStatus copyToHost(void *host, const void *device,
                           size_t bytes) override {
-    return api.memcpyDtoH(host, address(device), bytes);
+    return cuda.memcpyDtoH(host, address(device), bytes);
   }
 
-  DriverStatus loadModule(std::vector<char> &image, void *&module,
+  DriverStatus loadModule(llvm::StringRef image, void *&module,
                           std::string &detail) override {
     // cubin (ELF) and fatbinary images go in as they are; anything else is
-    // PTX text, which the driver wants NUL-terminated.
-    static const unsigned char kFatbinMagic[4] = {0x50, 0xED, 0x55, 0xBA};
-    bool binary =
-        isElfImage(image) ||
-        (image.size() >= 4 && std::memcmp(image.data(), kFatbinMagic, 4) == 0);
-    if (!binary)
-      image.push_back('\0');
+    // PTX text, which the driver reads up to the NUL byte after the image.
     char log[4096] = {0};
     int options[2] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
     void *values[2] = {log, reinterpret_cast<void *>(sizeof(log))};
     CuResult result =
-        api.moduleLoadDataEx(&module, image.data(), 2, options, values);
+        cuda.moduleLoadDataEx(&module, image.data(), 2, options, values);
     // The JIT log's first line says what is wrong with PTX.
     std::string firstLine(log, std::strcspn(log, "\n"));
     if (result != kCudaSuccess && !firstLine.empty())
@@ -174,79 +141,25 @@ public:
     return result;
   }
 
-  void unloadModule(void *module) override { api.moduleUnload(module); }
-
-  DriverStatus getFunction(void *module, const KernelInfo &kernel,
-                           void *&function) override {
-    CuResult result =
-        api.moduleGetFunction(&function, module, kernel.symbol.c_str());
-    if (result == kCudaSuccess && kernel.dynamicLdsBytes > kDefaultSharedLimit)
-      result =
-          api.funcSetAttribute(function, kFuncAttributeMaxDynamicSharedBytes,
-                               static_cast<int>(kernel.dynamicLdsBytes));
-    return result;
+  DriverStatus prepareFunction(void *function,
+                               const KernelInfo &kernel) override {
+    if (kernel.dynamicLdsBytes <= kDefaultSharedLimit)
+      return kCudaSuccess;
+    return cuda.funcSetAttribute(function, kFuncAttributeMaxDynamicSharedBytes,
+                                 static_cast<int>(kernel.dynamicLdsBytes));
   }
-
-  DriverStatus getGlobal(void *module, const char *symbol, void *&pointer,
-                         size_t &bytes) override {
-    CuDevicePtr global = 0;
-    CuResult result = api.moduleGetGlobal(&global, &bytes, module, symbol);
-    pointer = reinterpret_cast<void *>(global);
-    return result;
-  }
-
-  DriverStatus residentBlocks(void *function, int threads, size_t sharedBytes,
-                              int &blocks) override {
-    return api.occupancyMaxActiveBlocksPerMultiprocessor(&blocks, function,
-                                                         threads, sharedBytes);
-  }
-
-  DriverStatus launch(void *function, const std::array<unsigned, 3> &grid,
-                      const std::array<unsigned, 3> &block,
-                      unsigned sharedBytes, void **args) override {
-    return api.launchKernel(function, grid[0], grid[1], grid[2], block[0],
-                            block[1], block[2], sharedBytes, nullptr, args,
-                            nullptr);
-  }
-
-  DriverStatus synchronize() override { return api.ctxSynchronize(); }
 
   DriverStatus createEvent(void *&event) override {
-    return api.eventCreate(&event, 0);
-  }
-  void destroyEvent(void *event) override { api.eventDestroy(event); }
-  DriverStatus recordEvent(void *event) override {
-    return api.eventRecord(event, nullptr);
-  }
-  DriverStatus synchronizeEvent(void *event) override {
-    return api.eventSynchronize(event);
-  }
-  DriverStatus elapsedTime(void *from, void *to, float &ms) override {
-    return api.eventElapsedTime(&ms, from, to);
+    return cuda.eventCreate(&event, 0);
   }
 
-  DriverStatus allocateMapped(void *&host, size_t bytes) override {
-    return api.memHostAlloc(&host, bytes, kMemHostAllocDeviceMap);
-  }
-  void releaseMapped(void *host) override { api.memFreeHost(host); }
-  DriverStatus mappedPointer(void *host, void *&device) override {
-    CuDevicePtr pointer = 0;
-    CuResult result = api.memHostGetDevicePointer(&pointer, host, 0);
-    device = reinterpret_cast<void *>(pointer);
-    return result;
-  }
   DriverStatus waitValue(void *device, uint32_t value) override {
-    return api.streamWaitValue32(nullptr, address(device), value,
-                                 kStreamWaitValueGeq);
+    return cuda.streamWaitValue32(nullptr, address(device), value,
+                                  kStreamWaitValueGeq);
   }
 
 private:
-  static CuDevicePtr address(const void *pointer) {
-    return reinterpret_cast<CuDevicePtr>(pointer);
-  }
-
-  std::unique_ptr<DynamicLibrary> library;
-  CudaApi api;
+  CudaApi cuda;
   /// The device whose primary context is current and retained.
   CuDevice device;
   int64_t multiprocessors;
@@ -260,75 +173,70 @@ Status createCudaBackend(std::unique_ptr<Backend> &backend) {
     return Status::failure("--target cuda",
                            "libcuda.so.1 not found (no NVIDIA driver on this "
                            "machine)");
-  CudaApi api;
-  const char *missing = nullptr;
-  auto bind = [&](const char *symbol, auto &function) {
-    if (!library->resolve(symbol, function) && !missing)
-      missing = symbol;
-  };
-  bind("cuInit", api.init);
-  bind("cuDeviceGetCount", api.deviceGetCount);
-  bind("cuDeviceGet", api.deviceGet);
-  bind("cuDeviceGetAttribute", api.deviceGetAttribute);
-  bind("cuDevicePrimaryCtxRetain", api.primaryCtxRetain);
-  bind("cuDevicePrimaryCtxRelease_v2", api.primaryCtxRelease);
-  bind("cuCtxSetCurrent", api.ctxSetCurrent);
-  bind("cuCtxSynchronize", api.ctxSynchronize);
-  bind("cuMemAlloc_v2", api.memAlloc);
-  bind("cuMemFree_v2", api.memFree);
-  bind("cuMemcpyHtoD_v2", api.memcpyHtoD);
-  bind("cuMemcpyDtoH_v2", api.memcpyDtoH);
-  bind("cuModuleLoadDataEx", api.moduleLoadDataEx);
-  bind("cuModuleUnload", api.moduleUnload);
-  bind("cuModuleGetFunction", api.moduleGetFunction);
-  bind("cuModuleGetGlobal_v2", api.moduleGetGlobal);
-  bind("cuFuncSetAttribute", api.funcSetAttribute);
-  bind("cuOccupancyMaxActiveBlocksPerMultiprocessor",
-       api.occupancyMaxActiveBlocksPerMultiprocessor);
-  bind("cuLaunchKernel", api.launchKernel);
-  bind("cuEventCreate", api.eventCreate);
-  bind("cuEventDestroy_v2", api.eventDestroy);
-  bind("cuEventRecord", api.eventRecord);
-  bind("cuEventSynchronize", api.eventSynchronize);
-  bind("cuEventElapsedTime", api.eventElapsedTime);
-  bind("cuGetErrorString", api.getErrorString);
-  bind("cuMemHostAlloc", api.memHostAlloc);
-  bind("cuMemFreeHost", api.memFreeHost);
-  bind("cuMemHostGetDevicePointer_v2", api.memHostGetDevicePointer);
-  bind("cuStreamWaitValue32_v2", api.streamWaitValue32);
-  if (missing)
-    return Status::failure("--target cuda",
-                           library->fileName() + " lacks " + missing);
+  DriverApi api;
+  CudaApi cuda;
+  library->bind("cuInit", cuda.init);
+  library->bind("cuDeviceGetCount", cuda.deviceGetCount);
+  library->bind("cuDeviceGet", cuda.deviceGet);
+  library->bind("cuDeviceGetAttribute", cuda.deviceGetAttribute);
+  library->bind("cuDevicePrimaryCtxRetain", cuda.primaryCtxRetain);
+  library->bind("cuDevicePrimaryCtxRelease_v2", cuda.primaryCtxRelease);
+  library->bind("cuCtxSetCurrent", cuda.ctxSetCurrent);
+  library->bind("cuCtxSynchronize", api.synchronize);
+  library->bind("cuMemAlloc_v2", api.malloc);
+  library->bind("cuMemFree_v2", api.free);
+  library->bind("cuMemcpyHtoD_v2", cuda.memcpyHtoD);
+  library->bind("cuMemcpyDtoH_v2", cuda.memcpyDtoH);
+  library->bind("cuModuleLoadDataEx", cuda.moduleLoadDataEx);
+  library->bind("cuModuleUnload", api.moduleUnload);
+  library->bind("cuModuleGetFunction", api.moduleGetFunction);
+  library->bind("cuModuleGetGlobal_v2", api.moduleGetGlobal);
+  library->bind("cuFuncSetAttribute", cuda.funcSetAttribute);
+  library->bind("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                api.occupancyMaxActiveBlocksPerMultiprocessor);
+  library->bind("cuLaunchKernel", api.launchKernel);
+  library->bind("cuEventCreate", cuda.eventCreate);
+  library->bind("cuEventDestroy_v2", api.eventDestroy);
+  library->bind("cuEventRecord", api.eventRecord);
+  library->bind("cuEventSynchronize", api.eventSynchronize);
+  library->bind("cuEventElapsedTime", api.eventElapsedTime);
+  library->bind("cuGetErrorString", cuda.getErrorString);
+  library->bind("cuMemHostAlloc", api.hostAlloc);
+  library->bind("cuMemFreeHost", api.hostFree);
+  library->bind("cuMemHostGetDevicePointer_v2", api.hostGetDevicePointer);
+  library->bind("cuStreamWaitValue32_v2", cuda.streamWaitValue32);
+  if (Status s = library->checkBound("--target cuda"))
+    return s;
 
-  CuResult result = api.init(0);
+  CuResult result = cuda.init(0);
   int count = 0;
   if (result == kCudaSuccess)
-    result = api.deviceGetCount(&count);
+    result = cuda.deviceGetCount(&count);
   if (result == kCudaErrorNoDevice || (result == kCudaSuccess && count == 0))
     return Status::failure("--target cuda", "no NVIDIA GPU found");
   if (result != kCudaSuccess)
     return Status::failure(
         "--target cuda",
-        "no usable NVIDIA GPU (cuInit: " + describeResult(api, result) + ")");
+        "no usable NVIDIA GPU (cuInit: " + describeResult(cuda, result) + ")");
   CuDevice device = 0;
   CuContext context = nullptr;
   int multiprocessors = 0;
-  result = api.deviceGet(&device, 0);
+  result = cuda.deviceGet(&device, 0);
   if (result == kCudaSuccess)
-    result = api.deviceGetAttribute(&multiprocessors,
-                                    kAttributeMultiprocessorCount, device);
+    result = cuda.deviceGetAttribute(&multiprocessors,
+                                     kAttributeMultiprocessorCount, device);
   if (result == kCudaSuccess)
-    result = api.primaryCtxRetain(&context, device);
+    result = cuda.primaryCtxRetain(&context, device);
   if (result == kCudaSuccess) {
-    result = api.ctxSetCurrent(context);
+    result = cuda.ctxSetCurrent(context);
     if (result != kCudaSuccess)
-      api.primaryCtxRelease(device);
+      cuda.primaryCtxRelease(device);
   }
   if (result != kCudaSuccess)
     return Status::failure("--target cuda", "cannot open device 0: " +
-                                                describeResult(api, result));
+                                                describeResult(cuda, result));
   backend = createDriverBackend(std::make_unique<CudaDriver>(
-      std::move(library), api, device, multiprocessors));
+      std::move(library), api, cuda, device, multiprocessors));
   return Status::success();
 }
 

@@ -1,17 +1,26 @@
 //===- DriverBackend.cpp - A GPU backend over a driver's calls ------------===//
 
 #include "DriverBackend.h"
-#include "GpuSupport.h"
+#include "BackendSupport.h"
 #include "mla/Runtime/AbiRecord.h"
 #include "mla/Runtime/CodeObject.h"
 #include "mla/Runtime/Manifest.h"
+#include "mla/Runtime/RegularFile.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <unordered_map>
 
 namespace mla::runtime {
 
+Driver::~Driver() = default;
+
 namespace {
+
+/// The largest code object loadModule reads (a module of many kernels is a
+/// few MiB).
+constexpr uint64_t kMaxModuleBytes = uint64_t(1) << 30;
 
 /// Calls queued behind one device-side wait: few enough launches and
 /// events that a runtime's queue takes them all without blocking the host,
@@ -21,18 +30,18 @@ constexpr int64_t kQueuedCalls = 32;
 class DriverBackend : public Backend {
 public:
   explicit DriverBackend(std::unique_ptr<Driver> driver)
-      : driver(std::move(driver)) {}
+      : driver(std::move(driver)), api(this->driver->api) {}
 
   ~DriverBackend() override {
     for (void *event : {startEvent, stopEvent})
       if (event)
-        driver->destroyEvent(event);
+        api.eventDestroy(event);
     for (void *event : marks)
-      driver->destroyEvent(event);
+      api.eventDestroy(event);
     if (gate)
-      driver->releaseMapped(gate);
+      api.hostFree(gate);
     if (module)
-      driver->unloadModule(module);
+      api.moduleUnload(module);
   }
 
   const char *name() const override { return driver->name(); }
@@ -46,20 +55,20 @@ public:
     int resident = 0;
     auto found = functions.find(kernel.symbol);
     if (found == functions.end() ||
-        driver->residentBlocks(
-            found->second,
+        api.occupancyMaxActiveBlocksPerMultiprocessor(
+            &resident, found->second,
             static_cast<int>(kernel.workgroupSize[0] * kernel.workgroupSize[1] *
                              kernel.workgroupSize[2]),
-            static_cast<size_t>(kernel.dynamicLdsBytes), resident) != 0)
+            static_cast<size_t>(kernel.dynamicLdsBytes)) != 0)
       resident = 1;
     return driver->processors(moduleTarget) * std::max(resident, 1);
   }
 
   Status allocate(size_t bytes, void *&pointer) override {
-    return check(driver->allocate(pointer, bytes), DriverCall::Allocate);
+    return check(api.malloc(&pointer, bytes), DriverCall::Allocate);
   }
 
-  void release(void *pointer) override { driver->release(pointer); }
+  void release(void *pointer) override { api.free(pointer); }
 
   Status copyToDevice(void *device, const void *host, size_t bytes) override {
     return check(driver->copyToDevice(device, host, bytes),
@@ -75,19 +84,20 @@ public:
 
   Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
                 void **args) override {
-    if (Status s = checkLaunchGrid(kernel, grid))
+    void *function = nullptr;
+    if (Status s = findLaunched(functions, kernel, grid, function))
       return s;
-    auto found = functions.find(kernel.symbol);
-    if (found == functions.end())
-      return Status::failure(kernel.symbol, "kernel not loaded");
     auto narrow = [](const std::array<int64_t, 3> &extents) {
       return std::array<unsigned, 3>{static_cast<unsigned>(extents[0]),
                                      static_cast<unsigned>(extents[1]),
                                      static_cast<unsigned>(extents[2])};
     };
-    DriverStatus status = driver->launch(
-        found->second, narrow(grid), narrow(kernel.workgroupSize),
-        static_cast<unsigned>(kernel.dynamicLdsBytes), args);
+    std::array<unsigned, 3> blocks = narrow(grid);
+    std::array<unsigned, 3> threads = narrow(kernel.workgroupSize);
+    DriverStatus status = api.launchKernel(
+        function, blocks[0], blocks[1], blocks[2], threads[0], threads[1],
+        threads[2], static_cast<unsigned>(kernel.dynamicLdsBytes),
+        /*stream=*/nullptr, args, /*extra=*/nullptr);
     if (status == 0)
       return Status::success();
     return Status::failure(
@@ -96,7 +106,7 @@ public:
   }
 
   Status synchronize() override {
-    return check(driver->synchronize(), DriverCall::Synchronize);
+    return check(api.synchronize(), DriverCall::Synchronize);
   }
 
   Status startTimer() override {
@@ -105,19 +115,19 @@ public:
         if (Status s =
                 check(driver->createEvent(*event), DriverCall::CreateEvent))
           return s;
-    return check(driver->recordEvent(startEvent), DriverCall::RecordEvent);
+    return check(api.eventRecord(startEvent, nullptr), DriverCall::RecordEvent);
   }
 
   Status stopTimer(double &microseconds) override {
     float milliseconds = 0;
     if (Status s =
-            check(driver->recordEvent(stopEvent), DriverCall::RecordEvent))
+            check(api.eventRecord(stopEvent, nullptr), DriverCall::RecordEvent))
       return s;
-    if (Status s = check(driver->synchronizeEvent(stopEvent),
+    if (Status s = check(api.eventSynchronize(stopEvent),
                          DriverCall::SynchronizeEvent))
       return s;
     if (Status s =
-            check(driver->elapsedTime(startEvent, stopEvent, milliseconds),
+            check(api.eventElapsedTime(&milliseconds, startEvent, stopEvent),
                   DriverCall::ElapsedTime))
       return s;
     microseconds = 1000.0 * milliseconds;
@@ -146,7 +156,10 @@ private:
   }
 
   std::unique_ptr<Driver> driver;
+  const DriverApi &api;
   void *module = nullptr;
+  /// The loaded module's code object, which HIP may read while it is loaded.
+  std::unique_ptr<llvm::MemoryBuffer> moduleImage;
   std::unordered_map<std::string, void *> functions;
   /// The loaded module's manifest target, which sizes the device for it.
   std::string moduleTarget;
@@ -162,11 +175,18 @@ private:
 
 Status DriverBackend::loadModule(const std::string &path,
                                  const Manifest &manifest) {
-  std::vector<char> image;
-  if (Status s = readBinaryFile(path, image))
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  ReadOptions options;
+  options.maxBytes = kMaxModuleBytes;
+  options.tooLarge = "not a module";
+  if (Status s = readRegularFile(path, buffer, options))
     return s;
-  if (isElfImage(image))
-    if (Status s = checkElfExtents(image, path))
+  llvm::StringRef image = buffer->getBuffer();
+  if (image.empty())
+    return Status::failure(path, "empty file");
+  llvm::ArrayRef<char> bytes(image.data(), image.size());
+  if (isElfImage(bytes))
+    if (Status s = checkElfExtents(bytes, path))
       return s;
   void *loaded = nullptr;
   std::string detail;
@@ -177,8 +197,12 @@ Status DriverBackend::loadModule(const std::string &path,
   std::unordered_map<std::string, void *> resolved;
   for (const KernelInfo &kernel : manifest.kernels) {
     void *function = nullptr;
-    if (DriverStatus status = driver->getFunction(loaded, kernel, function)) {
-      driver->unloadModule(loaded);
+    DriverStatus status =
+        api.moduleGetFunction(&function, loaded, kernel.symbol.c_str());
+    if (status == 0)
+      status = driver->prepareFunction(function, kernel);
+    if (status != 0) {
+      api.moduleUnload(loaded);
       return Status::failure(
           path, "kernel '" + kernel.symbol +
                     "': " + driver->callName(DriverCall::GetFunction) + ": " +
@@ -187,12 +211,13 @@ Status DriverBackend::loadModule(const std::string &path,
     resolved[kernel.symbol] = function;
   }
   if (Status s = checkRecord(loaded, path, manifest)) {
-    driver->unloadModule(loaded);
+    api.moduleUnload(loaded);
     return s;
   }
   if (module)
-    driver->unloadModule(module);
+    api.moduleUnload(module);
   module = loaded;
+  moduleImage = std::move(buffer);
   functions = std::move(resolved);
   moduleTarget = manifest.target;
   return Status::success();
@@ -203,8 +228,8 @@ Status DriverBackend::checkRecord(void *loaded, const std::string &path,
   void *address = nullptr;
   size_t bytes = 0;
   DriverStatus status =
-      driver->getGlobal(loaded, kAbiRecordSymbol, address, bytes);
-  if (status != 0 && driver->isNotFound(status))
+      api.moduleGetGlobal(&address, &bytes, loaded, kAbiRecordSymbol);
+  if (status == kDriverNotFound)
     return missingAbiRecord(path);
   if (status != 0)
     return Status::failure(
@@ -212,7 +237,7 @@ Status DriverBackend::checkRecord(void *loaded, const std::string &path,
                   driver->describe(status));
   if (bytes == 0 || bytes > kMaxAbiRecordBytes)
     return Status::failure(path,
-                           formatString("ABI record of %zu bytes", bytes));
+                           llvm::formatv("ABI record of {0} bytes", bytes));
   std::string record(bytes, '\0');
   if (Status s = check(driver->copyToHost(record.data(), address, bytes),
                        DriverCall::CopyToHost))
@@ -228,11 +253,12 @@ Status DriverBackend::timeQueued(int64_t iterations,
                                  std::vector<double> &microseconds) {
   if (!gate) {
     void *host = nullptr;
-    if (Status s = check(driver->allocateMapped(host, sizeof(uint32_t)),
-                         DriverCall::AllocateMapped))
+    if (Status s =
+            check(api.hostAlloc(&host, sizeof(uint32_t), kHostAllocMapped),
+                  DriverCall::AllocateMapped))
       return s;
     gate = static_cast<uint32_t *>(host);
-    if (Status s = check(driver->mappedPointer(host, deviceGate),
+    if (Status s = check(api.hostGetDevicePointer(&deviceGate, host, 0),
                          DriverCall::MappedPointer))
       return s;
   }
@@ -250,24 +276,24 @@ Status DriverBackend::timeQueued(int64_t iterations,
             check(driver->waitValue(deviceGate, 1), DriverCall::WaitValue))
       return s;
     Status queued =
-        check(driver->recordEvent(marks[0]), DriverCall::RecordEvent);
+        check(api.eventRecord(marks[0], nullptr), DriverCall::RecordEvent);
     for (int64_t i = 0; i < calls && queued.ok(); ++i) {
       queued = enqueue();
       if (queued.ok())
-        queued =
-            check(driver->recordEvent(marks[i + 1]), DriverCall::RecordEvent);
+        queued = check(api.eventRecord(marks[i + 1], nullptr),
+                       DriverCall::RecordEvent);
     }
     // Released even after a failure, so that the stream can drain.
     __atomic_store_n(gate, 1u, __ATOMIC_SEQ_CST);
     if (!queued.ok())
       return queued;
-    if (Status s = check(driver->synchronizeEvent(marks[calls]),
+    if (Status s = check(api.eventSynchronize(marks[calls]),
                          DriverCall::SynchronizeEvent))
       return s;
     for (int64_t i = 0; i < calls; ++i) {
       float milliseconds = 0;
       if (Status s =
-              check(driver->elapsedTime(marks[i], marks[i + 1], milliseconds),
+              check(api.eventElapsedTime(&milliseconds, marks[i], marks[i + 1]),
                     DriverCall::ElapsedTime))
         return s;
       microseconds.push_back(1000.0 * milliseconds);

@@ -8,17 +8,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BackendSupport.h"
 #include "SharedObject.h"
 #include "mla/Emulator/EmuABI.h"
-#include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 #include "mla/Runtime/Parallel.h"
+#include "mla/Support/Chips.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -39,39 +39,34 @@ struct EmuInterface {
 };
 
 /// The chip the manifest target names, or 0.
-uint32_t chipOfTarget(const std::string &target) {
-  if (target == "gfx950-emu")
-    return MLA_EMU_CHIP_GFX950;
-  if (target == "gfx942-emu")
-    return MLA_EMU_CHIP_GFX942;
-  return 0;
+uint32_t chipOfTarget(llvm::StringRef target) {
+  // The ABI numbers a chip as its name does: gfx950 is 950.
+  uint32_t number = 0;
+  if (!target.consume_back("-emu"))
+    return 0;
+  const Chip *chip = lookupChip(target);
+  if (!chip || !chip->isAMD() || !target.consume_front("gfx") ||
+      target.getAsInteger(10, number))
+    return 0;
+  return number;
 }
 
-class EmuBackend : public Backend {
+class EmuBackend : public HostMemoryBackend {
 public:
-  explicit EmuBackend(llvm::ThreadPoolInterface &pool) : pool(pool) {}
+  using HostMemoryBackend::HostMemoryBackend;
   ~EmuBackend() override { unload(); }
 
   const char *name() const override { return "emu"; }
 
   bool acceptsTarget(const std::string &target,
                      std::string &expected) const override {
-    expected = "gfx950-emu or gfx942-emu";
+    expected = listChips([](const Chip &chip) { return chip.isAMD(); }, "-emu");
     return chipOfTarget(target) != 0;
   }
 
-  int64_t parallelism(const KernelInfo &) const override {
-    return pool.getMaxConcurrency();
-  }
-
   Status allocate(size_t bytes, void *&pointer) override {
-    constexpr size_t kAlignment = 64;
-    size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-    pointer = std::aligned_alloc(kAlignment, rounded);
-    if (!pointer)
-      return Status::failure(
-          "--target emu",
-          formatString("cannot allocate %zu bytes of memory", bytes));
+    if (Status s = HostMemoryBackend::allocate(bytes, pointer))
+      return s;
     // Kernels may touch the bytes asked for, not the rounding.
     allocations[reinterpret_cast<uintptr_t>(pointer)] = bytes;
     return Status::success();
@@ -79,35 +74,12 @@ public:
 
   void release(void *pointer) override {
     allocations.erase(reinterpret_cast<uintptr_t>(pointer));
-    std::free(pointer);
-  }
-
-  Status copyToDevice(void *device, const void *host, size_t bytes) override {
-    std::memcpy(device, host, bytes);
-    return Status::success();
-  }
-
-  Status copyToHost(void *host, const void *device, size_t bytes) override {
-    std::memcpy(host, device, bytes);
-    return Status::success();
+    HostMemoryBackend::release(pointer);
   }
 
   Status loadModule(const std::string &path, const Manifest &manifest) override;
   Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
                 void **args) override;
-  Status synchronize() override { return Status::success(); }
-
-  Status startTimer() override {
-    timerStart = std::chrono::steady_clock::now();
-    return Status::success();
-  }
-
-  Status stopTimer(double &microseconds) override {
-    microseconds = std::chrono::duration<double, std::micro>(
-                       std::chrono::steady_clock::now() - timerStart)
-                       .count();
-    return Status::success();
-  }
 
 private:
   void unload() {
@@ -140,7 +112,6 @@ private:
   void collectBuffers(const KernelInfo &kernel, void **args,
                       std::vector<MlaEmuBuffer> &buffers) const;
 
-  llvm::ThreadPoolInterface &pool;
   std::unique_ptr<SharedObject> library;
   EmuInterface interface;
   std::unordered_map<std::string, const MlaEmuKernel *> kernels;
@@ -148,7 +119,6 @@ private:
   std::map<uintptr_t, size_t> allocations;
   std::mutex contextMutex;
   std::vector<MlaEmuContext *> contexts, idle;
-  std::chrono::steady_clock::time_point timerStart;
 };
 
 } // namespace
@@ -180,13 +150,13 @@ Status EmuBackend::loadModule(const std::string &path,
     return Status::failure(path, what);
   };
   if (loaded.module->abiVersion != MLA_EMU_ABI_VERSION)
-    return fail(formatString("emulated module interface version %u, this "
-                             "mla-run reads version %u",
-                             loaded.module->abiVersion, MLA_EMU_ABI_VERSION));
+    return fail(llvm::formatv("emulated module interface version {0}, this "
+                              "mla-run reads version {1}",
+                              loaded.module->abiVersion, MLA_EMU_ABI_VERSION));
   if (loaded.module->chip != chipOfTarget(manifest.target))
-    return fail(formatString("the module emulates gfx%u, its manifest says "
-                             "target '%s'",
-                             loaded.module->chip, manifest.target.c_str()));
+    return fail(llvm::formatv("the module emulates gfx{0}, its manifest says "
+                              "target '{1}'",
+                              loaded.module->chip, manifest.target));
   std::unordered_map<std::string, const MlaEmuKernel *> resolved;
   for (uint32_t i = 0; i < loaded.module->numKernels; ++i)
     resolved[loaded.module->kernels[i].name] = &loaded.module->kernels[i];
@@ -196,10 +166,10 @@ Status EmuBackend::loadModule(const std::string &path,
       return fail("kernel '" + kernel.symbol + "' of " + manifest.path +
                   " is not defined");
     if (found->second->numArgs != kernel.args.size())
-      return fail(formatString("kernel '%s' takes %u arguments, its "
-                               "manifest lists %zu",
-                               kernel.symbol.c_str(), found->second->numArgs,
-                               kernel.args.size()));
+      return fail(llvm::formatv("kernel '{0}' takes {1} arguments, its "
+                                "manifest lists {2}",
+                                kernel.symbol, found->second->numArgs,
+                                kernel.args.size()));
   }
   if (Status s = object->checkAbiRecord(manifest))
     return s;
@@ -238,13 +208,9 @@ void EmuBackend::collectBuffers(const KernelInfo &kernel, void **args,
 
 Status EmuBackend::launch(const KernelInfo &kernel,
                           const std::array<int64_t, 3> &grid, void **args) {
-  auto found = kernels.find(kernel.symbol);
-  if (found == kernels.end())
-    return Status::failure(kernel.symbol, "kernel not loaded");
-  if (Status s = checkLaunchGrid(kernel, grid))
-    return s;
   MlaEmuLaunch launch = {};
-  launch.kernel = found->second;
+  if (Status s = findLaunched(kernels, kernel, grid, launch.kernel))
+    return s;
   launch.args = args;
   for (int d = 0; d < 3; ++d) {
     launch.grid[d] = static_cast<uint32_t>(grid[d]);

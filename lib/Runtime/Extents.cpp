@@ -5,6 +5,8 @@
 #include "mla/Runtime/LaunchRules.h"
 #include "mla/Runtime/Manifest.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 namespace mla::runtime {
 
 int64_t elementsInBytes(const std::string &type, uint64_t bytes) {
@@ -37,11 +39,9 @@ Status checkExtents(const KernelInfo &kernel, const std::vector<BoundArg> &args,
     int64_t given = elementsInBytes(arg.type, bound.buffer.bytes.size());
     if (needed > given)
       return Status::failure(
-          subject,
-          formatString("kernel '%s' needs %lld %s elements at these "
-                       "arguments and grid, the buffer has %lld",
-                       kernel.symbol.c_str(), static_cast<long long>(needed),
-                       arg.type.c_str(), static_cast<long long>(given)));
+          subject, llvm::formatv("kernel '{0}' needs {1} {2} elements at these "
+                                 "arguments and grid, the buffer has {3}",
+                                 kernel.symbol, needed, arg.type, given));
   }
   return Status::success();
 }

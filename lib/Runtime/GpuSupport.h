@@ -11,14 +11,13 @@
 
 #include "mla/Runtime/Status.h"
 
-#include <cstdint>
 #include <initializer_list>
 #include <string>
-#include <vector>
 
 namespace mla::runtime {
 
-/// A shared library opened with dlopen, closed on destruction.
+/// A shared library opened with dlopen, closed on destruction. Not
+/// llvm::sys::DynamicLibrary, which opens with RTLD_GLOBAL and never closes.
 class DynamicLibrary {
 public:
   DynamicLibrary() = default;
@@ -31,28 +30,26 @@ public:
   /// The file name that was opened.
   const std::string &fileName() const { return openedName; }
 
-  /// Sets `function` to the entry point `symbol`; false when it is missing.
+  /// Sets `function` to the entry point `symbol`, remembering the first
+  /// symbol that is missing.
   template <typename FunctionPointer>
-  bool resolve(const char *symbol, FunctionPointer &function) const {
+  void bind(const char *symbol, FunctionPointer &function) {
     void *address = lookup(symbol);
     function = reinterpret_cast<FunctionPointer>(address);
-    return address != nullptr;
+    if (!address && !missing)
+      missing = symbol;
   }
+
+  /// Fails against `subject` when bind missed a symbol.
+  Status checkBound(const std::string &subject) const;
 
 private:
   void *lookup(const char *symbol) const;
 
   void *handle = nullptr;
   std::string openedName;
+  const char *missing = nullptr;
 };
-
-/// The largest code object readBinaryFile reads (a module of many kernels
-/// is a few MiB).
-constexpr size_t kMaxModuleBytes = size_t(1) << 30;
-
-/// Reads the whole file at `path`, at most kMaxModuleBytes; errors name the
-/// file.
-Status readBinaryFile(const std::string &path, std::vector<char> &bytes);
 
 } // namespace mla::runtime
 

@@ -7,14 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BackendSupport.h"
 #include "SharedObject.h"
-#include "mla/Runtime/Backend.h"
 #include "mla/Runtime/Manifest.h"
 #include "mla/Runtime/Parallel.h"
 
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <unordered_map>
 
 namespace mla::runtime {
@@ -24,9 +21,9 @@ namespace {
 using HostKernel = void (*)(void **args, const int64_t programId[3],
                             const int64_t numPrograms[3]);
 
-class HostBackend : public Backend {
+class HostBackend : public HostMemoryBackend {
 public:
-  explicit HostBackend(llvm::ThreadPoolInterface &pool) : pool(pool) {}
+  using HostMemoryBackend::HostMemoryBackend;
 
   const char *name() const override { return "host"; }
 
@@ -34,34 +31,6 @@ public:
                      std::string &expected) const override {
     expected = "host";
     return target == "host";
-  }
-
-  int64_t parallelism(const KernelInfo &) const override {
-    return pool.getMaxConcurrency();
-  }
-
-  Status allocate(size_t bytes, void *&pointer) override {
-    // Cache-line alignment, as a GPU allocator would give at least.
-    constexpr size_t kAlignment = 64;
-    size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-    pointer = std::aligned_alloc(kAlignment, rounded);
-    if (!pointer)
-      return Status::failure(
-          "--target host",
-          formatString("cannot allocate %zu bytes of memory", bytes));
-    return Status::success();
-  }
-
-  void release(void *pointer) override { std::free(pointer); }
-
-  Status copyToDevice(void *device, const void *host, size_t bytes) override {
-    std::memcpy(device, host, bytes);
-    return Status::success();
-  }
-
-  Status copyToHost(void *host, const void *device, size_t bytes) override {
-    std::memcpy(host, device, bytes);
-    return Status::success();
   }
 
   Status loadModule(const std::string &path,
@@ -85,12 +54,9 @@ public:
 
   Status launch(const KernelInfo &kernel, const std::array<int64_t, 3> &grid,
                 void **args) override {
-    if (Status s = checkLaunchGrid(kernel, grid))
+    HostKernel function = nullptr;
+    if (Status s = findLaunched(kernels, kernel, grid, function))
       return s;
-    auto found = kernels.find(kernel.symbol);
-    if (found == kernels.end())
-      return Status::failure(kernel.symbol, "kernel not loaded");
-    HostKernel function = found->second;
     const int64_t numPrograms[3] = {grid[0], grid[1], grid[2]};
     parallelFor(pool, grid[0] * grid[1] * grid[2], [&](int64_t linear) {
       // x varies fastest, as on a GPU.
@@ -102,25 +68,9 @@ public:
     return Status::success();
   }
 
-  Status synchronize() override { return Status::success(); }
-
-  Status startTimer() override {
-    timerStart = std::chrono::steady_clock::now();
-    return Status::success();
-  }
-
-  Status stopTimer(double &microseconds) override {
-    microseconds = std::chrono::duration<double, std::micro>(
-                       std::chrono::steady_clock::now() - timerStart)
-                       .count();
-    return Status::success();
-  }
-
 private:
-  llvm::ThreadPoolInterface &pool;
   std::unique_ptr<SharedObject> library;
   std::unordered_map<std::string, HostKernel> kernels;
-  std::chrono::steady_clock::time_point timerStart;
 };
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "mla/Runtime/Json.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -21,8 +22,7 @@ static std::string locate(std::string_view text, size_t offset,
       lineStart = i + 1;
     }
   }
-  return formatString("%s:%u:%zu", sourceName.c_str(), line,
-                      offset - lineStart + 1);
+  return llvm::formatv("{0}:{1}:{2}", sourceName, line, offset - lineStart + 1);
 }
 
 /// The offset of the first bracket nested deeper than kMaxJsonDepth, if
@@ -54,7 +54,7 @@ Status parseJson(std::string_view text, const std::string &sourceName,
   if (std::optional<size_t> at = findTooDeep(text))
     return Status::failure(
         locate(text, *at, sourceName),
-        formatString("nesting deeper than %u levels", kMaxJsonDepth));
+        llvm::formatv("nesting deeper than {0} levels", kMaxJsonDepth));
   llvm::Expected<llvm::json::Value> parsed =
       llvm::json::parse(llvm::StringRef(text.data(), text.size()));
   if (parsed) {

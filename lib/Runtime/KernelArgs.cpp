@@ -4,6 +4,8 @@
 #include "mla/Runtime/HostMemory.h"
 #include "mla/Runtime/Manifest.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -201,10 +203,11 @@ static Status bindBuffer(const KernelInfo &kernel, const KernelArg &arg,
       std::string expected = npyDTypeName(layout.dtype);
       if (layout.alternative != layout.dtype)
         expected += std::string(" or ") + npyDTypeName(layout.alternative);
-      return Status::failure(path, formatString("dtype %s, expected %s",
-                                                npyDTypeName(array.dtype),
-                                                expected.c_str()) +
-                                       described);
+      return Status::failure(path,
+                             llvm::formatv("dtype {0}, expected {1}",
+                                           npyDTypeName(array.dtype), expected)
+                                     .str() +
+                                 described);
     }
     buffer = std::move(array);
     return Status::success();
@@ -229,11 +232,12 @@ static Status bindBuffer(const KernelInfo &kernel, const KernelArg &arg,
   uint64_t available = physicalMemoryBytes();
   if (*bytes > available)
     return Status::failure(
-        subject, formatString("'%s' needs %.1f GiB, more than the %.1f GiB "
-                              "of memory of this machine",
-                              value.c_str(), *bytes / 1073741824.0,
-                              available / 1073741824.0) +
-                     described);
+        subject,
+        llvm::formatv("'{0}' needs {1:F1} GiB, more than the {2:F1} "
+                      "GiB of memory of this machine",
+                      value, *bytes / 1073741824.0, available / 1073741824.0)
+                .str() +
+            described);
   createPoisoned(layout, shape, *bytes, buffer);
   return Status::success();
 }

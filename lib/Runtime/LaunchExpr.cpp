@@ -12,6 +12,7 @@
 #include "mla/Runtime/Status.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <limits>
 
@@ -138,9 +139,8 @@ bool validateLaunchExpr(const Value &expr, std::string &what) {
   bool variadic = op == Op::Max;
   size_t expected = op == Op::Select ? 3 : 2;
   if (variadic ? operands < 2 : operands != expected)
-    return fail(formatString("\"%s\" takes %s%zu operands, not %zu",
-                             name.str().c_str(), variadic ? "at least " : "",
-                             expected, operands));
+    return fail(llvm::formatv("\"{0}\" takes {1}{2} operands, not {3}", name,
+                              variadic ? "at least " : "", expected, operands));
   for (size_t i = 1; i < list->size(); ++i)
     if (!validateLaunchExpr((*list)[i], what))
       return false;
@@ -326,8 +326,7 @@ bool Evaluator::view(const Array &list, int64_t &out) {
       return false;
     // The targets' bounds checks read a negative size as a huge one.
     if (size < 0)
-      return fail(
-          formatString("a view has size %lld", static_cast<long long>(size)));
+      return fail(llvm::formatv("a view has size {0}", size));
     if (size == 0) {
       out = 0;
       return true;
@@ -339,8 +338,8 @@ bool Evaluator::view(const Array &list, int64_t &out) {
       return overflow("view");
   }
   if (low < 0)
-    return fail(formatString("a view reaches element %lld, before the pointer",
-                             static_cast<long long>(low)));
+    return fail(
+        llvm::formatv("a view reaches element {0}, before the pointer", low));
   if (__builtin_add_overflow(high, int64_t(1), &out))
     return overflow("view");
   return true;
@@ -411,7 +410,8 @@ static void print(const Value &expr, int context, std::string &out) {
     if (std::optional<llvm::StringRef> name = leaf->getString("arg"))
       out += name->str();
     else
-      out += formatString("programs(%c)", "xyz"[*leaf->getInteger("programs")]);
+      out +=
+          llvm::formatv("programs({0})", "xyz"[*leaf->getInteger("programs")]);
     return;
   }
   const Array &list = *expr.getAsArray();

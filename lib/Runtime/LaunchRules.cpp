@@ -4,6 +4,8 @@
 #include "mla/Runtime/KernelArgs.h"
 #include "mla/Runtime/Manifest.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 namespace mla::runtime {
 
 LaunchExprInputs launchInputs(const std::vector<BoundArg> &args,
@@ -71,38 +73,35 @@ Status launchGrid(const KernelInfo &kernel, const std::vector<BoundArg> &args,
     if (!extent.quantity.empty()) {
       if (!given)
         return Status::failure(
-            flag, formatString("required: kernel '%s' has grid %c = '%s', a "
-                               "quantity its application's driver computes",
-                               kernel.symbol.c_str(), "xyz"[d],
-                               extent.quantity.c_str()));
+            flag,
+            llvm::formatv("required: kernel '{0}' has grid {1} = '{2}', a "
+                          "quantity its application's driver computes",
+                          kernel.symbol, "xyz"[d], extent.quantity));
       continue;
     }
     std::string rule = printLaunchExpr(extent.rule), what;
     int64_t needed;
     if (!evaluateLaunchExpr(extent.rule, inputs, needed, what))
       return Status::failure("kernel '" + kernel.symbol + "'",
-                             formatString("cannot compute grid %c = %s: %s",
-                                          "xyz"[d], rule.c_str(),
-                                          what.c_str()));
+                             llvm::formatv("cannot compute grid {0} = {1}: {2}",
+                                           "xyz"[d], rule, what));
     std::string values = valuesRead(extent.rule, inputs);
     if (!values.empty())
       values = " with " + values;
     if (needed < 0)
-      return Status::failure(
-          "kernel '" + kernel.symbol + "'",
-          formatString("its grid %c = %s is %lld%s", "xyz"[d], rule.c_str(),
-                       static_cast<long long>(needed), values.c_str()));
+      return Status::failure("kernel '" + kernel.symbol + "'",
+                             llvm::formatv("its grid {0} = {1} is {2}{3}",
+                                           "xyz"[d], rule, needed, values));
     if (!given) {
       grid[d] = needed;
       continue;
     }
     if ((*given)[d] < needed && !kernel.freeGrid)
       return Status::failure(
-          flag, formatString("dimension %c is %lld, kernel '%s' needs at "
-                             "least %s = %lld%s",
-                             "xyz"[d], static_cast<long long>((*given)[d]),
-                             kernel.symbol.c_str(), rule.c_str(),
-                             static_cast<long long>(needed), values.c_str()));
+          flag, llvm::formatv("dimension {0} is {1}, kernel '{2}' needs at "
+                              "least {3} = {4}{5}",
+                              "xyz"[d], (*given)[d], kernel.symbol, rule,
+                              needed, values));
   }
   if (given)
     grid = *given;

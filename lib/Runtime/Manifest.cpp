@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <set>
 
@@ -56,12 +57,10 @@ private:
                  int64_t &result, int64_t maximum = INT64_MAX) {
     std::optional<int64_t> number = getNonNegativeInteger(value);
     if (!number || *number < minimum)
-      return error(field, formatString("expected an integer >= %lld",
-                                       static_cast<long long>(minimum)));
+      return error(field, llvm::formatv("expected an integer >= {0}", minimum));
     if (*number > maximum)
-      return error(field, formatString("%lld is more than %lld",
-                                       static_cast<long long>(*number),
-                                       static_cast<long long>(maximum)));
+      return error(field,
+                   llvm::formatv("{0} is more than {1}", *number, maximum));
     result = *number;
     return Status::success();
   }
@@ -111,7 +110,7 @@ Status ManifestValidator::validate(const Value &json) {
   std::set<std::string> symbols;
   const llvm::json::Array &entries = *kernels->getAsArray();
   for (size_t i = 0; i < entries.size(); ++i) {
-    std::string field = formatString("kernels[%zu]", i);
+    std::string field = llvm::formatv("kernels[{0}]", i).str();
     KernelInfo kernel;
     if (Status s = validateKernel(entries[i], field, kernel))
       return s;
@@ -145,7 +144,7 @@ Status ManifestValidator::validateKernel(const Value &value,
   const llvm::json::Array &argList = *args->getAsArray();
   for (size_t i = 0; i < argList.size(); ++i) {
     KernelArg arg;
-    std::string argField = formatString("%s.args[%zu]", field.c_str(), i);
+    std::string argField = llvm::formatv("{0}.args[{1}]", field, i).str();
     if (Status s = validateArg(argList[i], argField, arg))
       return s;
     if (!names.insert(arg.name).second)
@@ -168,9 +167,8 @@ Status ManifestValidator::validateKernel(const Value &value,
   }
   if (workItems > kMaxWorkgroupSize)
     return error(field + ".workgroup_size",
-                 formatString("%lld work-items, more than %lld",
-                              static_cast<long long>(workItems),
-                              static_cast<long long>(kMaxWorkgroupSize)));
+                 llvm::formatv("{0} work-items, more than {1}", workItems,
+                               kMaxWorkgroupSize));
 
   if (Status s = member(*json, field, "lds_bytes", Value::Number, lds))
     return s;
@@ -282,8 +280,7 @@ Status ManifestValidator::validateLaunch(const llvm::json::Object &json,
        ++i) {
     const Value &condition = (*requirements->getAsArray())[i];
     if (Status s = launchRule(
-            condition, formatString("%s.requires[%zu]", field.c_str(), i),
-            kernel))
+            condition, llvm::formatv("{0}.requires[{1}]", field, i), kernel))
       return s;
     kernel.requirements.push_back(condition);
   }
@@ -303,7 +300,7 @@ Status ManifestValidator::validateLaunch(const llvm::json::Object &json,
     return error(field + ".grid", "expected three entries");
   for (size_t d = 0; d < 3; ++d) {
     const Value &entry = entries[d];
-    std::string entryField = formatString("%s.grid[%zu]", field.c_str(), d);
+    std::string entryField = llvm::formatv("{0}.grid[{1}]", field, d).str();
     GridExtent &extent = kernel.grid[d];
     // Which names a driver computes is the driver's business; the MLA
     // driver checks its kernels' grids when it selects them.
@@ -373,11 +370,10 @@ Status readLaunchInteger(const Manifest &manifest, const KernelInfo &kernel,
     return Status::success();
   std::optional<int64_t> number = getNonNegativeInteger(*json);
   if (!number || *number < minimum)
-    return Status::failure(manifest.path,
-                           formatString("kernel '%s': launch.%s: expected an "
-                                        "integer >= %lld",
-                                        kernel.symbol.c_str(), key,
-                                        static_cast<long long>(minimum)));
+    return Status::failure(
+        manifest.path, llvm::formatv("kernel '{0}': launch.{1}: expected an "
+                                     "integer >= {2}",
+                                     kernel.symbol, key, minimum));
   value = *number;
   return Status::success();
 }
@@ -390,10 +386,10 @@ Status readLaunchString(const Manifest &manifest, const KernelInfo &kernel,
     return Status::success();
   std::optional<llvm::StringRef> text = json->getAsString();
   if (!text)
-    return Status::failure(manifest.path,
-                           formatString("kernel '%s': launch.%s: expected a "
-                                        "string",
-                                        kernel.symbol.c_str(), key));
+    return Status::failure(
+        manifest.path,
+        llvm::formatv("kernel '{0}': launch.{1}: expected a string",
+                      kernel.symbol, key));
   value = text->str();
   return Status::success();
 }

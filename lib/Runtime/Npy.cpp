@@ -3,73 +3,53 @@
 #include "mla/Runtime/Npy.h"
 #include "mla/Runtime/RegularFile.h"
 
-#include <cerrno>
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cassert>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <utility>
 
 namespace mla::runtime {
 
-const char *npyDTypeName(NpyDType dtype) {
-  switch (dtype) {
-  case NpyDType::UInt8:
-    return "uint8";
-  case NpyDType::Int8:
-    return "int8";
-  case NpyDType::UInt16:
-    return "uint16";
-  case NpyDType::Float16:
-    return "float16";
-  case NpyDType::Int32:
-    return "int32";
-  case NpyDType::Int64:
-    return "int64";
-  case NpyDType::Float32:
-    return "float32";
-  }
-  return "?";
+namespace {
+
+/// What the runtime knows of a dtype.
+struct DTypeInfo {
+  NpyDType dtype;
+  /// NumPy's name for it.
+  const char *name;
+  /// The `descr` NumPy writes for it; the first character is the byte order.
+  const char *descr;
+  size_t itemSize;
+};
+
+/// Every NpyDType, in its order; the .npy descrs readNpy accepts.
+constexpr DTypeInfo kDTypes[] = {
+    {NpyDType::UInt8, "uint8", "|u1", 1},
+    {NpyDType::Int8, "int8", "|i1", 1},
+    {NpyDType::UInt16, "uint16", "<u2", 2},
+    {NpyDType::Float16, "float16", "<f2", 2},
+    {NpyDType::Int32, "int32", "<i4", 4},
+    {NpyDType::Int64, "int64", "<i8", 8},
+    {NpyDType::Float32, "float32", "<f4", 4},
+};
+
+const DTypeInfo &infoOf(NpyDType dtype) {
+  const DTypeInfo &info = kDTypes[static_cast<size_t>(dtype)];
+  assert(info.dtype == dtype && "kDTypes is in NpyDType's order");
+  return info;
 }
 
-size_t npyItemSize(NpyDType dtype) {
-  switch (dtype) {
-  case NpyDType::UInt8:
-  case NpyDType::Int8:
-    return 1;
-  case NpyDType::UInt16:
-  case NpyDType::Float16:
-    return 2;
-  case NpyDType::Int32:
-  case NpyDType::Float32:
-    return 4;
-  case NpyDType::Int64:
-    return 8;
-  }
-  return 1;
-}
+} // namespace
 
-/// The `descr` NumPy writes for the type.
-static const char *npyDescr(NpyDType dtype) {
-  switch (dtype) {
-  case NpyDType::UInt8:
-    return "|u1";
-  case NpyDType::Int8:
-    return "|i1";
-  case NpyDType::UInt16:
-    return "<u2";
-  case NpyDType::Float16:
-    return "<f2";
-  case NpyDType::Int32:
-    return "<i4";
-  case NpyDType::Int64:
-    return "<i8";
-  case NpyDType::Float32:
-    return "<f4";
-  }
-  return "";
-}
+const char *npyDTypeName(NpyDType dtype) { return infoOf(dtype).name; }
+
+size_t npyItemSize(NpyDType dtype) { return infoOf(dtype).itemSize; }
 
 /// Header text as it may appear in a one-line message: bytes that are not
 /// printable ASCII show as \xNN.
@@ -229,75 +209,67 @@ private:
 /// order mark.
 static bool parseDescr(const std::string &descr, NpyDType &dtype,
                        std::string &error) {
+  std::string unsupported = "unsupported dtype '" + printable(descr) + "'";
   if (descr.size() != 3) {
-    error = "unsupported dtype '" + printable(descr) + "'";
+    error = unsupported;
     return false;
   }
   char order = descr[0];
-  std::string type = descr.substr(1);
-  if (type == "u1" || type == "i1") {
-    if (order != '|' && order != '<' && order != '>' && order != '=') {
-      error = "unsupported dtype '" + printable(descr) + "'";
+  llvm::StringRef type = llvm::StringRef(descr).drop_front();
+  for (const DTypeInfo &info : kDTypes) {
+    if (type != info.descr + 1)
+      continue;
+    if (info.itemSize == 1 && !llvm::StringRef("|<>=").contains(order)) {
+      error = unsupported;
       return false;
     }
-    dtype = type == "u1" ? NpyDType::UInt8 : NpyDType::Int8;
-    return true;
-  }
-  static const std::pair<const char *, NpyDType> kMultiByte[] = {
-      {"u2", NpyDType::UInt16},
-      {"f2", NpyDType::Float16},
-      {"i4", NpyDType::Int32},
-      {"i8", NpyDType::Int64},
-      {"f4", NpyDType::Float32}};
-  for (auto [name, candidate] : kMultiByte) {
-    if (type != name)
-      continue;
-    if (order != '<') {
+    if (info.itemSize > 1 && order != '<') {
       error = "dtype '" + printable(descr) + "' is not little-endian";
       return false;
     }
-    dtype = candidate;
+    dtype = info.dtype;
     return true;
   }
-  error = "unsupported dtype '" + printable(descr) +
-          "' (expected one of |u1 |i1 <u2 <f2 <i4 <i8 <f4)";
+  error = unsupported + " (expected one of";
+  for (const DTypeInfo &info : kDTypes)
+    error += std::string(" ") + info.descr;
+  error += ")";
   return false;
 }
 
 Status readNpy(const std::string &path, NpyArray &array) {
-  InputFile input;
-  if (Status s = input.open(path))
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  ReadOptions options;
+  options.mayMap = true;
+  if (Status s = readRegularFile(path, buffer, options))
     return s;
-  std::FILE *file = input.get();
-  uint64_t fileSize = input.size();
+  llvm::StringRef file = buffer->getBuffer();
+  uint64_t fileSize = file.size();
 
-  unsigned char preamble[12];
-  size_t got = std::fread(preamble, 1, 8, file);
-  if (got < 8 || std::memcmp(preamble, "\x93NUMPY", 6) != 0)
+  if (!file.starts_with(llvm::StringRef("\x93NUMPY", 6)) || fileSize < 8)
     return Status::failure(path, "not a .npy file (bad magic)");
-  int major = preamble[6], minor = preamble[7];
+  int major = static_cast<unsigned char>(file[6]);
+  int minor = static_cast<unsigned char>(file[7]);
   size_t lengthBytes = major == 1 ? 2 : major == 2 ? 4 : 0;
   if (!lengthBytes)
     return Status::failure(
-        path, formatString("unsupported .npy version %d.%d (expected 1.0 or "
-                           "2.0)",
-                           major, minor));
-  if (std::fread(preamble + 8, 1, lengthBytes, file) != lengthBytes)
+        path, llvm::formatv("unsupported .npy version {0}.{1} (expected 1.0 "
+                            "or 2.0)",
+                            major, minor));
+  if (fileSize < 8 + lengthBytes)
     return Status::failure(path, "truncated header");
   uint64_t headerLength = 0;
   for (size_t i = 0; i < lengthBytes; ++i)
-    headerLength |= static_cast<uint64_t>(preamble[8 + i]) << (8 * i);
+    headerLength |=
+        static_cast<uint64_t>(static_cast<unsigned char>(file[8 + i]))
+        << (8 * i);
   uint64_t dataOffset = 8 + lengthBytes + headerLength;
   if (dataOffset > fileSize)
     return Status::failure(
-        path, formatString(
-                  "truncated header: %llu bytes declared, %llu in "
-                  "the file",
-                  static_cast<unsigned long long>(headerLength),
-                  static_cast<unsigned long long>(fileSize - 8 - lengthBytes)));
-  std::string header(headerLength, '\0');
-  if (std::fread(header.data(), 1, headerLength, file) != headerLength)
-    return Status::failure(path, "truncated header");
+        path, llvm::formatv("truncated header: {0} bytes declared, {1} in the "
+                            "file",
+                            headerLength, fileSize - 8 - lengthBytes));
+  std::string header = file.substr(8 + lengthBytes, headerLength).str();
 
   std::string descr, error;
   bool fortranOrder = false;
@@ -325,40 +297,18 @@ Status readNpy(const std::string &path, NpyArray &array) {
   result.shape = shape;
   if (available < dataBytes)
     return Status::failure(
-        path, formatString("truncated data: shape %s of %s needs %llu bytes, "
-                           "the file has %llu",
-                           result.shapeString().c_str(), npyDTypeName(dtype),
-                           static_cast<unsigned long long>(dataBytes),
-                           static_cast<unsigned long long>(available)));
+        path, llvm::formatv("truncated data: shape {0} of {1} needs {2} bytes, "
+                            "the file has {3}",
+                            result.shapeString(), npyDTypeName(dtype),
+                            dataBytes, available));
   if (available > dataBytes)
     return Status::failure(
-        path,
-        formatString("%llu bytes after the data of shape %s",
-                     static_cast<unsigned long long>(available - dataBytes),
-                     result.shapeString().c_str()));
-  result.bytes.resize(dataBytes);
-  if (dataBytes &&
-      std::fread(result.bytes.data(), 1, dataBytes, file) != dataBytes)
-    return Status::failure(path,
-                           std::string("read failed: ") + std::strerror(errno));
+        path, llvm::formatv("{0} bytes after the data of shape {1}",
+                            available - dataBytes, result.shapeString()));
+  llvm::StringRef data = file.substr(dataOffset);
+  result.bytes.assign(data.begin(), data.end());
   array = std::move(result);
   return Status::success();
-}
-
-/// Writes all of `size` bytes to `fd`.
-static bool writeAll(int fd, const void *data, size_t size) {
-  const char *cursor = static_cast<const char *>(data);
-  while (size > 0) {
-    ssize_t written = ::write(fd, cursor, size);
-    if (written < 0) {
-      if (errno == EINTR)
-        continue;
-      return false;
-    }
-    cursor += written;
-    size -= static_cast<size_t>(written);
-  }
-  return true;
 }
 
 Status writeNpy(const std::string &path, NpyDType dtype,
@@ -366,7 +316,7 @@ Status writeNpy(const std::string &path, NpyDType dtype,
   NpyArray layout;
   layout.shape = shape;
   std::string header =
-      std::string("{'descr': '") + npyDescr(dtype) +
+      std::string("{'descr': '") + infoOf(dtype).descr +
       "', 'fortran_order': False, 'shape': " + layout.shapeString() + ", }";
   // NumPy pads the header with spaces and a newline so that the data starts
   // on a 64-byte boundary.
@@ -382,32 +332,31 @@ Status writeNpy(const std::string &path, NpyDType dtype,
   size_t dataBytes =
       static_cast<size_t>(layout.numElements()) * npyItemSize(dtype);
 
-  std::string temporary = path + ".tmp.XXXXXX";
-  int fd = mkstemp(temporary.data());
-  if (fd < 0)
-    return Status::failure(path, std::string("cannot create: ") +
-                                     std::strerror(errno));
-  // mkstemp creates the file private; give it the usual umask permissions.
-  mode_t mask = umask(0);
-  umask(mask);
-  bool ok = fchmod(fd, 0666 & ~mask) == 0 &&
-            writeAll(fd, preamble.data(), preamble.size()) &&
-            writeAll(fd, header.data(), header.size()) &&
-            writeAll(fd, data, dataBytes);
-  int savedErrno = errno;
-  if (::close(fd) != 0 && ok) {
-    ok = false;
-    savedErrno = errno;
+  // Created with the usual umask permissions, in `path`'s directory so that
+  // keep() renames it into place.
+  llvm::Expected<llvm::sys::fs::TempFile> temporary =
+      llvm::sys::fs::TempFile::create(path + ".tmp.%%%%%%");
+  if (!temporary)
+    return Status::failure(path, "cannot create: " +
+                                     llvm::toString(temporary.takeError()));
+  std::string writeError;
+  {
+    llvm::raw_fd_ostream out(temporary->FD, /*shouldClose=*/false);
+    out << preamble << header;
+    out.write(static_cast<const char *>(data), dataBytes);
+    out.flush();
+    if (out.has_error()) {
+      writeError = out.error().message();
+      out.clear_error();
+    }
   }
-  if (ok && std::rename(temporary.c_str(), path.c_str()) != 0) {
-    ok = false;
-    savedErrno = errno;
+  if (!writeError.empty()) {
+    llvm::consumeError(temporary->discard());
+    return Status::failure(path, "cannot write: " + writeError);
   }
-  if (!ok) {
-    ::unlink(temporary.c_str());
-    return Status::failure(path, std::string("cannot write: ") +
-                                     std::strerror(savedErrno));
-  }
+  if (llvm::Error error = temporary->keep(path))
+    return Status::failure(path,
+                           "cannot write: " + llvm::toString(std::move(error)));
   return Status::success();
 }
 

@@ -4,6 +4,8 @@
 #include "mla/Runtime/AbiRecord.h"
 #include "mla/Runtime/Manifest.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <dlfcn.h>
 #include <link.h>
 
@@ -78,7 +80,7 @@ Status SharedObject::checkAbiRecord(const Manifest &manifest) const {
     return missingAbiRecord(filePath);
   if (record.size == 0 || record.size > kMaxAbiRecordBytes)
     return Status::failure(
-        filePath, formatString("ABI record of %zu bytes", record.size));
+        filePath, llvm::formatv("ABI record of {0} bytes", record.size));
   return runtime::checkAbiRecord(
       std::string_view(static_cast<const char *>(record.address), record.size),
       filePath, manifest);

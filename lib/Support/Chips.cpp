@@ -30,7 +30,8 @@ const Chip *mla::lookupChip(std::string_view name) {
   return nullptr;
 }
 
-std::string mla::listChips(bool (*accept)(const Chip &)) {
+std::string mla::listChips(bool (*accept)(const Chip &),
+                           std::string_view suffix) {
   std::string names;
   const Chip *pending = nullptr;
   for (const Chip &chip : kChips) {
@@ -40,6 +41,7 @@ std::string mla::listChips(bool (*accept)(const Chip &)) {
       if (!names.empty())
         names += ", ";
       names += pending->name;
+      names += suffix;
     }
     pending = &chip;
   }
@@ -48,5 +50,6 @@ std::string mla::listChips(bool (*accept)(const Chip &)) {
   if (!names.empty())
     names += " or ";
   names += pending->name;
+  names += suffix;
   return names;
 }

@@ -30,3 +30,11 @@ llvm::cl::OptionCategory &mla::getTargetOptionCategory() {
   static llvm::cl::OptionCategory category("Target options");
   return category;
 }
+
+std::vector<std::string>
+TargetBackend::getOutputFiles(llvm::StringRef outputPath,
+                              EmitStage stage) const {
+  if (stage != EmitStage::Bin)
+    return {outputPath.str()};
+  return {outputPath.str(), (outputPath + ".json").str()};
+}

@@ -227,6 +227,7 @@ LogicalResult CompileCache::publish(llvm::StringRef staging,
 
 LogicalResult mla::copyEntryFiles(llvm::StringRef entry,
                                   llvm::StringRef directory, bool toStdout,
+                                  llvm::ArrayRef<std::string> owned,
                                   std::string &error) {
   llvm::SmallString<128> files(entry);
   llvm::sys::path::append(files, kFiles);
@@ -283,5 +284,12 @@ LogicalResult mla::copyEntryFiles(llvm::StringRef entry,
   for (auto &[destination, file] : outputs)
     if (failed(file->publish(destination, error)))
       return failure();
+  for (const std::string &name : owned) {
+    if (llvm::is_contained(names, name))
+      continue;
+    llvm::SmallString<128> stale(directory);
+    llvm::sys::path::append(stale, name);
+    llvm::sys::fs::remove(stale);
+  }
   return success();
 }

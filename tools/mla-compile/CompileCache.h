@@ -67,10 +67,12 @@ private:
 };
 
 /// Copies the files of `entry` to `directory` under their names, each
-/// written to a temporary and renamed into place; with `toStdout`, writes
-/// the one output file to stdout instead.
+/// written to a temporary and renamed into place, then removes those of
+/// `owned` (names in `directory` a compile may write) that the entry lacks;
+/// with `toStdout`, writes the one output file to stdout instead.
 mlir::LogicalResult copyEntryFiles(llvm::StringRef entry,
                                    llvm::StringRef directory, bool toStdout,
+                                   llvm::ArrayRef<std::string> owned,
                                    std::string &error);
 
 } // namespace mla

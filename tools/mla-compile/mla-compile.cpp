@@ -389,10 +389,13 @@ int main(int argc, char **argv) {
   llvm::StringRef directory = llvm::sys::path::parent_path(outputFile);
   if (directory.empty())
     directory = ".";
+  std::vector<std::string> owned;
+  for (const std::string &path : backend->getOutputFiles(outputFile, emit))
+    owned.push_back(llvm::sys::path::filename(path).str());
   if (std::optional<std::string> entry = cache->lookup(key)) {
     if (verbose)
       llvm::errs() << "mla-compile: cache hit: " << *entry << "\n";
-    if (failed(copyEntryFiles(*entry, directory, toStdout, error)))
+    if (failed(copyEntryFiles(*entry, directory, toStdout, owned, error)))
       return fail(error);
     return 0;
   }
@@ -409,7 +412,7 @@ int main(int argc, char **argv) {
     CompileCache::discard(*staging);
     return status;
   }
-  if (failed(copyEntryFiles(*staging, directory, toStdout, error))) {
+  if (failed(copyEntryFiles(*staging, directory, toStdout, owned, error))) {
     CompileCache::discard(*staging);
     return fail(error);
   }

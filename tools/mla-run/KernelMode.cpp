@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ThreadPool.h"
 
 #include <array>
@@ -28,22 +29,6 @@ using namespace mla::runtime;
 using namespace mla::run;
 
 namespace cl = llvm::cl;
-
-/// Splits NAME=VALUE at its first '='; neither part may be empty.
-static bool parseBinding(cl::Option &option, llvm::StringRef arg,
-                         llvm::StringRef valueName, std::string &name,
-                         std::string &value) {
-  size_t equals = arg.find('=');
-  if (equals == llvm::StringRef::npos)
-    return option.error("'" + arg + "' is not NAME=" + valueName);
-  name = arg.take_front(equals).str();
-  value = arg.drop_front(equals + 1).str();
-  if (name.empty())
-    return option.error("'" + arg + "' has no name before '='");
-  if (value.empty())
-    return option.error("'" + arg + "' has no " + valueName + " after '='");
-  return false;
-}
 
 namespace {
 
@@ -74,27 +59,35 @@ public:
   }
 };
 
+/// A NAME=VALUE flag, split at its first '=' into `Spec::name` and `Value`;
+/// neither part may be empty. `ValueName` is what messages call VALUE.
+template <typename Spec, std::string Spec::*Value, const char *ValueName>
+class BindingParser : public FlagParser<Spec> {
+public:
+  using FlagParser<Spec>::FlagParser;
+
+  bool parse(cl::Option &option, llvm::StringRef, llvm::StringRef arg,
+             Spec &spec) {
+    size_t equals = arg.find('=');
+    if (equals == llvm::StringRef::npos)
+      return option.error("'" + arg + "' is not NAME=" + ValueName);
+    spec.name = arg.take_front(equals).str();
+    spec.*Value = arg.drop_front(equals + 1).str();
+    if (spec.name.empty())
+      return option.error("'" + arg + "' has no name before '='");
+    if ((spec.*Value).empty())
+      return option.error("'" + arg + "' has no " + ValueName + " after '='");
+    return false;
+  }
+};
+
+constexpr char kArgValueName[] = "VALUE";
+constexpr char kSaveValueName[] = "FILE.npy";
+
 /// --arg NAME=VALUE; bindArgs interprets VALUE by the argument's type.
-class ArgParser : public FlagParser<ArgSpec> {
-public:
-  using FlagParser::FlagParser;
-
-  bool parse(cl::Option &option, llvm::StringRef, llvm::StringRef arg,
-             ArgSpec &spec) {
-    return parseBinding(option, arg, "VALUE", spec.name, spec.value);
-  }
-};
-
+using ArgParser = BindingParser<ArgSpec, &ArgSpec::value, kArgValueName>;
 /// --save NAME=FILE.npy.
-class SaveParser : public FlagParser<SaveSpec> {
-public:
-  using FlagParser::FlagParser;
-
-  bool parse(cl::Option &option, llvm::StringRef, llvm::StringRef arg,
-             SaveSpec &spec) {
-    return parseBinding(option, arg, "FILE.npy", spec.name, spec.path);
-  }
-};
+using SaveParser = BindingParser<SaveSpec, &SaveSpec::path, kSaveValueName>;
 
 } // namespace
 
@@ -135,14 +128,15 @@ Status mla::run::checkKernelValues() {
     int64_t limit = d == 0 ? kMaxGridX : kMaxGridYZ;
     if (grid[d] < 1)
       return Status::failure(
-          "--grid", formatString("dimension %c is %lld, expected at least 1",
-                                 "xyz"[d], static_cast<long long>(grid[d])));
+          "--grid", llvm::formatv("dimension {0} is {1}, expected at least 1",
+                                  "xyz"[d], grid[d])
+                        .str());
     if (grid[d] > limit)
       return Status::failure(
-          "--grid", formatString("dimension %c is %lld, more than %lld (the "
-                                 "CUDA and HIP limit)",
-                                 "xyz"[d], static_cast<long long>(grid[d]),
-                                 static_cast<long long>(limit)));
+          "--grid", llvm::formatv("dimension {0} is {1}, more than {2} (the "
+                                  "CUDA and HIP limit)",
+                                  "xyz"[d], grid[d], limit)
+                        .str());
   }
   return Status::success();
 }
@@ -153,12 +147,8 @@ Status mla::run::runKernelMode(const CommonOptions &common) {
                                        "--save (the kernel to run)");
   llvm::StdThreadPool pool(llvm::hardware_concurrency(common.threads));
   std::unique_ptr<Backend> backend;
-  if (Status s = createBackend(common.targetName, pool, backend))
-    return s;
   Manifest manifest;
-  if (Status s = loadManifest(common.module, manifest))
-    return s;
-  if (Status s = checkModuleTarget(*backend, manifest))
+  if (Status s = openModule(common, pool, backend, manifest))
     return s;
   const KernelInfo *kernel = nullptr;
   if (Status s = findKernel(manifest, kernelFlag, kernel))

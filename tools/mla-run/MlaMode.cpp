@@ -18,6 +18,8 @@
 #include "mla/Runtime/Manifest.h"
 #include "mla/Runtime/Npy.h"
 
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ThreadPool.h"
 
 #include <algorithm>
@@ -159,9 +161,8 @@ Status mla::run::checkMlaValues() {
     return s;
   for (int64_t length : kvLensFlag)
     if (length < 0)
-      return Status::failure(
-          "--kv-lens",
-          formatString("%lld is less than 0", static_cast<long long>(length)));
+      return Status::failure("--kv-lens",
+                             llvm::formatv("{0} is less than 0", length).str());
   if (Status s = checkRange(headsFlag, 1))
     return s;
   if (headsFlag.getNumOccurrences())
@@ -174,9 +175,12 @@ Status mla::run::checkMlaValues() {
   if (Status s = checkRange(rotateFlag, 0, kMaxRotateMib))
     return s;
   if (!std::isfinite(smScaleFlag) || smScaleFlag <= 0)
-    return Status::failure("--sm-scale",
-                           formatString("'%g' is not a positive number",
-                                        static_cast<double>(smScaleFlag)));
+    return Status::failure(
+        "--sm-scale",
+        // formatv has no %g.
+        llvm::formatv("'{0}' is not a positive number",
+                      llvm::format("%g", static_cast<double>(smScaleFlag)))
+            .str());
   for (const cl::opt<std::string> *flag :
        {&inputsFlag, &saveInputsFlag, &outFlag})
     if (Status s = checkNotEmpty(*flag))
@@ -223,8 +227,9 @@ static Status checkMlaFlags(const CommonOptions &common) {
         batchFlag != static_cast<int64_t>(kvLensFlag.size()))
       return Status::failure(
           "--batch",
-          formatString("%lld differs from the %zu lengths of --kv-lens",
-                       static_cast<long long>(batchFlag), kvLensFlag.size()));
+          llvm::formatv("{0} differs from the {1} lengths of --kv-lens",
+                        static_cast<int64_t>(batchFlag), kvLensFlag.size())
+              .str());
   }
   if (rotateFlag.getNumOccurrences() && !common.bench)
     return Status::failure("--rotate-mib", "only meaningful with --bench");
@@ -371,19 +376,14 @@ Status mla::run::runMlaMode(const CommonOptions &common, bool &checkFailed) {
   if (Status s = checkMlaFlags(common))
     return s;
   llvm::StdThreadPool pool(llvm::hardware_concurrency(common.threads));
-  std::unique_ptr<Backend> backend;
-  if (Status s = createBackend(common.targetName, pool, backend))
-    return s;
-
   MlaProblem problem;
   std::optional<uint64_t> seed;
   if (Status s = makeProblem(pool, problem, seed))
     return s;
 
+  std::unique_ptr<Backend> backend;
   Manifest manifest;
-  if (Status s = loadManifest(common.module, manifest))
-    return s;
-  if (Status s = checkModuleTarget(*backend, manifest))
+  if (Status s = openModule(common, pool, backend, manifest))
     return s;
   MlaKernels kernels;
   if (Status s = selectMlaKernels(manifest, problem.kvDType, problem.heads,

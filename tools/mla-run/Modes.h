@@ -12,6 +12,12 @@
 
 #include "Options.h"
 
+#include <memory>
+
+namespace llvm {
+class ThreadPoolInterface;
+} // namespace llvm
+
 namespace mla::runtime {
 class Backend;
 struct Manifest;
@@ -32,9 +38,12 @@ Status checkKernelValues();
 /// Runs the generic mode.
 Status runKernelMode(const CommonOptions &common);
 
-/// Fails unless modules compiled for `manifest`'s target run on `backend`.
-Status checkModuleTarget(const runtime::Backend &backend,
-                         const runtime::Manifest &manifest);
+/// Creates the backend of `common`'s target on `pool` and reads the
+/// manifest of its module; fails unless modules compiled for the
+/// manifest's target run on that backend.
+Status openModule(const CommonOptions &common, llvm::ThreadPoolInterface &pool,
+                  std::unique_ptr<runtime::Backend> &backend,
+                  runtime::Manifest &manifest);
 
 } // namespace mla::run
 

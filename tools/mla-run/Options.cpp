@@ -3,6 +3,7 @@
 #include "Options.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <memory>
 #include <optional>
@@ -82,15 +83,15 @@ Status mla::run::checkRange(const IntegerFlag &flag, int64_t minimum,
                             int64_t maximum) {
   if (!flag.getNumOccurrences())
     return Status::success();
-  long long value = flag;
+  int64_t value = flag;
   if (value < minimum)
-    return Status::failure(flagName(flag),
-                           formatString("%lld is less than %lld", value,
-                                        static_cast<long long>(minimum)));
+    return Status::failure(
+        flagName(flag),
+        llvm::formatv("{0} is less than {1}", value, minimum).str());
   if (value > maximum)
-    return Status::failure(flagName(flag),
-                           formatString("%lld is more than %lld", value,
-                                        static_cast<long long>(maximum)));
+    return Status::failure(
+        flagName(flag),
+        llvm::formatv("{0} is more than {1}", value, maximum).str());
   return Status::success();
 }
 

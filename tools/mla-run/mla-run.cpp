@@ -58,8 +58,9 @@ Exit status: 0 success, 1 error, 2 --check failed. Nothing is written to
 --out or --save unless the run (and the check, with --check) succeeded.
 )");
 
-Status mla::run::checkModuleTarget(const Backend &backend,
-                                   const Manifest &manifest) {
+/// Fails unless modules compiled for `manifest`'s target run on `backend`.
+static Status checkModuleTarget(const Backend &backend,
+                                const Manifest &manifest) {
   std::string expected;
   if (backend.acceptsTarget(manifest.target, expected))
     return Status::success();
@@ -67,6 +68,17 @@ Status mla::run::checkModuleTarget(const Backend &backend,
                                             "' cannot run on --target " +
                                             backend.name() + " (it runs " +
                                             expected + ")");
+}
+
+Status mla::run::openModule(const CommonOptions &common,
+                            llvm::ThreadPoolInterface &pool,
+                            std::unique_ptr<Backend> &backend,
+                            Manifest &manifest) {
+  if (Status s = createBackend(common.targetName, pool, backend))
+    return s;
+  if (Status s = loadManifest(common.module, manifest))
+    return s;
+  return checkModuleTarget(*backend, manifest);
 }
 
 /// An allocation that fails ends the run with one line, as any other error

@@ -63,73 +63,6 @@ TEST(MlaDriver, KernelSelection) {
   EXPECT_TRUE(succeeded(
       selectFrom(replaced(text, ", \"max_splits\": 8", ""), kernels)));
   EXPECT_EQ(kernels.maxSplits, kDefaultMaxSplits);
-  EXPECT_TRUE(
-      failsWith(selectFrom(replaced(text, "\"kv_tile\": 64, ", ""), kernels),
-                "kernel 'partial': mla.partial needs launch.kv_tile"));
-  EXPECT_TRUE(
-      failsWith(selectFrom(replaced(text, "\"block_rows\": 64, ", ""), kernels),
-                "kernel 'partial': mla.partial needs launch.block_rows"));
-  EXPECT_TRUE(
-      failsWith(selectFrom(replaced(text, "\"block_rows\": 16,", ""), kernels),
-                "kernel 'combine': mla.combine needs launch.block_rows"));
-  EXPECT_TRUE(
-      failsWith(selectFrom(replaced(text, "\"heads\": 16,", ""), kernels),
-                "kernel 'partial': mla.partial needs launch.heads"));
-  EXPECT_TRUE(failsWith(
-      selectFrom(replaced(text, "\"kv_tile\": 64", "\"kv_tile\": 0"), kernels),
-      "m.so.json: kernel 'partial': launch.kv_tile: expected an integer "
-      ">= 1"));
-  EXPECT_TRUE(
-      failsWith(selectFrom(replaced(text, "\"kv_tile\": 64",
-                                    "\"kv_tile\": 9223372036854775807"),
-                           kernels),
-                "kernel 'partial': launch.kv_tile: 9223372036854775807 is more "
-                "than 65536"));
-  EXPECT_TRUE(
-      failsWith(selectFrom(replaced(text, "\"max_splits\": 8",
-                                    "\"max_splits\": 4611686018427387904"),
-                           kernels),
-                "launch.max_splits: 4611686018427387904 is more than 1024"));
-  EXPECT_TRUE(failsWith(
-      selectFrom(replaced(text, "\"block_rows\": 16", "\"block_rows\": 1e9"),
-                 kernels),
-      "kernel 'combine': launch.block_rows: expected an integer >= 1"));
-  // Each role has its grid quantity; others may be defined by other
-  // drivers, and the MLA driver rejects them on its own kernels.
-  EXPECT_TRUE(failsWith(selectFrom(replaced(text, "[\"programs\", 1, 1]",
-                                            "[\"programs\", \"max_q_len\", 1]"),
-                                   kernels),
-                        "kernel 'partial': launch.grid[1]: unknown quantity "
-                        "\"max_q_len\" (the MLA driver computes programs for "
-                        "mla.partial)"));
-  EXPECT_TRUE(
-      failsWith(selectFrom(replaced(text, "[\"combine_items\", 1, 1]",
-                                    "[\"programs\", 1, 1]"),
-                           kernels),
-                "kernel 'combine': launch.grid[0]: unknown quantity "
-                "\"programs\" (the MLA driver computes combine_items for "
-                "mla.combine)"));
-  // A partial kernel of an older compiler ran one program per work item,
-  // and has no work_indptr.
-  EXPECT_TRUE(failsWith(
-      selectFrom(
-          replaced(text, "[\"programs\", 1, 1]", "[\"work_items\", 1, 1]"),
-          kernels),
-      "kernel 'partial': launch.grid [\"work_items\", 1, 1] is the launch "
-      "rule of an older mla-compile (one program per work item); recompile "
-      "the module"));
-  EXPECT_TRUE(failsWith(
-      selectFrom(
-          replaced(text,
-                   R"({"name": "work_indptr", "kind": "ptr", "type": "i32"},)",
-                   ""),
-          kernels),
-      "kernel 'partial': mla.partial has no 'work_indptr' argument"));
-  EXPECT_TRUE(
-      failsWith(selectFrom(replaced(text, "\"grid\": [\"combine_items\", 1, 1]",
-                                    "\"dims\": 1"),
-                           kernels),
-                "kernel 'combine': mla.combine needs launch.grid"));
 
   // The combine kernel matches any heads and format unless it names them.
   std::string combine16 =
@@ -149,16 +82,9 @@ TEST(MlaDriver, KernelSelection) {
                  kernels),
       "no mla.combine kernel for kv_dtype bf16 and 16 heads (the "
       "module has fp8/16)"));
-  std::string twoCombines = replaced(text, R"("kernels": [)",
-                                     R"("kernels": [
-  {"symbol": "combine2", "args": [
-     {"name": "part_out", "kind": "ptr", "type": "f32"},
-     {"name": "part_lse", "kind": "ptr", "type": "f32"},
-     {"name": "combine", "kind": "ptr", "type": "i32"},
-     {"name": "out", "kind": "ptr", "type": "bf16"}],
-   "workgroup_size": [64, 1, 1], "lds_bytes": 0,
-   "launch": {"role": "mla.combine", "block_rows": 16,
-              "grid": ["combine_items", 1, 1]}},)");
+  std::string twoCombines =
+      replaced(text, R"("kernels": [)",
+               R"("kernels": [)" + combineKernelText("combine2") + ",");
   EXPECT_TRUE(
       failsWith(selectFrom(twoCombines, kernels),
                 "m.so.json: kernels 'combine2' and 'combine' both match "
@@ -246,32 +172,76 @@ TEST(MlaDriver, KernelSelection) {
       prepareWith(extra +
                   R"({"name": "combine", "kind": "ptr", "type": "i64"})"),
       "argument 'combine' is ptr i64, expected ptr i32 for kv dtype bf16"));
+}
 
-  // Each role needs the arguments it writes through.
-  EXPECT_TRUE(failsWith(
-      selectFrom(replaced(text,
-                          R"({"name": "work", "kind": "ptr", "type": "i32"},)",
-                          ""),
-                 kernels),
-      "kernel 'partial': mla.partial has no 'work' argument"));
-  EXPECT_TRUE(failsWith(
-      selectFrom(
-          replaced(text,
-                   R"({"name": "part_lse", "kind": "ptr", "type": "f32"},)",
-                   ""),
-          kernels),
-      "kernel 'partial': mla.partial has no 'part_lse' argument"));
-  std::string noOut =
-      replaced(text, R"("name": "out", "kind": "ptr", "type": "bf16"}],)",
-               R"("name": "kv_indptr", "kind": "ptr", "type": "i32"}],)");
-  EXPECT_TRUE(failsWith(selectFrom(noOut, kernels),
-                        "kernel 'combine': mla.combine has no 'out' argument"));
-  EXPECT_TRUE(failsWith(
-      selectFrom(
-          replaced(text,
-                   R"({"name": "combine", "kind": "ptr", "type": "i32"},)", ""),
-          kernels),
-      "kernel 'combine': mla.combine has no 'combine' argument"));
+/// An edit of manifestText(kPartialArgs): `from` replaced by `to`, and the
+/// error of selecting bf16/16 kernels from the result.
+struct ManifestEdit {
+  const char *from;
+  const char *to;
+  const char *error;
+};
+
+const ManifestEdit kSelectionErrors[] = {
+    {"\"kv_tile\": 64, ", "",
+     "kernel 'partial': mla.partial needs launch.kv_tile"},
+    {"\"block_rows\": 64, ", "",
+     "kernel 'partial': mla.partial needs launch.block_rows"},
+    {"\"block_rows\": 16,", "",
+     "kernel 'combine': mla.combine needs launch.block_rows"},
+    {"\"heads\": 16,", "", "kernel 'partial': mla.partial needs launch.heads"},
+    {"\"kv_tile\": 64", "\"kv_tile\": 0",
+     "m.so.json: kernel 'partial': launch.kv_tile: expected an integer "
+     ">= 1"},
+    {"\"kv_tile\": 64", "\"kv_tile\": 9223372036854775807",
+     "kernel 'partial': launch.kv_tile: 9223372036854775807 is more "
+     "than 65536"},
+    {"\"max_splits\": 8", "\"max_splits\": 4611686018427387904",
+     "launch.max_splits: 4611686018427387904 is more than 1024"},
+    {"\"block_rows\": 16", "\"block_rows\": 1e9",
+     "kernel 'combine': launch.block_rows: expected an integer >= 1"},
+    // Each role has its grid quantity; others may be defined by other
+    // drivers, and the MLA driver rejects them on its own kernels.
+    {"[\"programs\", 1, 1]", "[\"programs\", \"max_q_len\", 1]",
+     "kernel 'partial': launch.grid[1]: unknown quantity "
+     "\"max_q_len\" (the MLA driver computes programs for "
+     "mla.partial)"},
+    {"[\"combine_items\", 1, 1]", "[\"programs\", 1, 1]",
+     "kernel 'combine': launch.grid[0]: unknown quantity "
+     "\"programs\" (the MLA driver computes combine_items for "
+     "mla.combine)"},
+    // A partial kernel of an older compiler ran one program per work item,
+    // and has no work_indptr.
+    {"[\"programs\", 1, 1]", "[\"work_items\", 1, 1]",
+     "kernel 'partial': launch.grid [\"work_items\", 1, 1] is the launch "
+     "rule of an older mla-compile (one program per work item); recompile "
+     "the module"},
+    {R"({"name": "work_indptr", "kind": "ptr", "type": "i32"},)", "",
+     "kernel 'partial': mla.partial has no 'work_indptr' argument"},
+    {"\"grid\": [\"combine_items\", 1, 1]", "\"dims\": 1",
+     "kernel 'combine': mla.combine needs launch.grid"},
+    // Each role needs the arguments it writes through.
+    {R"({"name": "work", "kind": "ptr", "type": "i32"},)", "",
+     "kernel 'partial': mla.partial has no 'work' argument"},
+    {R"({"name": "part_lse", "kind": "ptr", "type": "f32"},)", "",
+     "kernel 'partial': mla.partial has no 'part_lse' argument"},
+    {R"({"name": "combine", "kind": "ptr", "type": "i32"},)", "",
+     "kernel 'combine': mla.combine has no 'combine' argument"},
+    {R"("name": "out", "kind": "ptr", "type": "bf16"}],)",
+     R"("name": "kv_indptr", "kind": "ptr", "type": "i32"}],)",
+     "kernel 'combine': mla.combine has no 'out' argument"},
+};
+
+TEST(MlaDriver, KernelSelectionErrors) {
+  std::string text = manifestText(kPartialArgs);
+  for (const ManifestEdit &edit : kSelectionErrors) {
+    // An edit that matches nothing would test the unedited manifest.
+    ASSERT_NE(text.find(edit.from), std::string::npos) << edit.from;
+    MlaKernels kernels;
+    EXPECT_TRUE(failsWith(
+        selectFrom(replaced(text, edit.from, edit.to), kernels), edit.error))
+        << "replacing " << edit.from << " with " << edit.to;
+  }
 }
 
 } // namespace

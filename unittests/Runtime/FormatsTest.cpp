@@ -13,6 +13,21 @@ using namespace mla::runtime;
 
 namespace {
 
+/// Every one of the `codes` codes of a format that decodes to a number
+/// encodes back to itself; else the first that does not.
+template <typename Code>
+testing::AssertionResult roundTrips(uint32_t codes, float (*decode)(Code),
+                                    Code (*encode)(float)) {
+  for (uint32_t bits = 0; bits < codes; ++bits) {
+    float value = decode(static_cast<Code>(bits));
+    if (!std::isnan(value) && encode(value) != bits)
+      return testing::AssertionFailure()
+             << "code " << bits << " decodes to " << value
+             << ", which encodes as " << +encode(value);
+  }
+  return testing::AssertionSuccess();
+}
+
 TEST(Formats, Bf16) {
   EXPECT_EQ(floatToBf16(1.0f), 0x3F80);
   EXPECT_EQ(floatToBf16(-2.0f), 0xC000);
@@ -24,13 +39,7 @@ TEST(Formats, Bf16) {
   EXPECT_EQ(floatToBf16(INFINITY), 0x7F80);
   EXPECT_EQ(floatToBf16(3.4e38f), 0x7F80);
   EXPECT_TRUE(std::isnan(bf16ToFloat(floatToBf16(NAN))));
-  bool roundTrips = true;
-  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
-    float value = bf16ToFloat(static_cast<uint16_t>(bits));
-    if (!std::isnan(value) && floatToBf16(value) != bits)
-      roundTrips = false;
-  }
-  EXPECT_TRUE(roundTrips);
+  EXPECT_TRUE(roundTrips<uint16_t>(0x10000, bf16ToFloat, floatToBf16));
 }
 
 TEST(Formats, Fp8E4M3FN) {
@@ -43,13 +52,7 @@ TEST(Formats, Fp8E4M3FN) {
   EXPECT_TRUE(std::isnan(fp8E4M3FNToFloat(0xFF)));
   // 0x78..0x7E are finite: e4m3fn has no infinities.
   EXPECT_EQ(fp8E4M3FNToFloat(0x78), 256.0f);
-  bool roundTrips = true;
-  for (uint32_t bits = 0; bits < 256; ++bits) {
-    float value = fp8E4M3FNToFloat(static_cast<uint8_t>(bits));
-    if (!std::isnan(value) && floatToFp8E4M3FN(value) != bits)
-      roundTrips = false;
-  }
-  EXPECT_TRUE(roundTrips);
+  EXPECT_TRUE(roundTrips<uint8_t>(256, fp8E4M3FNToFloat, floatToFp8E4M3FN));
   // Saturation.
   EXPECT_EQ(floatToFp8E4M3FN(449.0f), 0x7E);
   EXPECT_EQ(floatToFp8E4M3FN(1e6f), 0x7E);

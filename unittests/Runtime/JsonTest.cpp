@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 using namespace mla::runtime;
 using namespace mla::runtime::test;
@@ -44,27 +45,23 @@ TEST(Json, Parse) {
     EXPECT_EQ(getNonNegativeInteger(value), std::nullopt) << text;
   }
 
-  EXPECT_TRUE(failsWith(parseJson("{\n  \"a\": [1, 2,, 3]\n}", "m.json", value),
-                        "m.json:2:15: invalid JSON value"));
-  EXPECT_TRUE(failsWith(parseJson("{\"a\": 1} x", "m.json", value),
-                        "m.json:1:10: text after end of document"));
-  EXPECT_TRUE(failsWith(parseJson("{\"a\": \"abc", "m.json", value),
-                        "unterminated string"));
-  EXPECT_TRUE(failsWith(parseJson("{\"a\" 1}", "m.json", value),
-                        "m.json:1:7: expected : after object key"));
-  EXPECT_TRUE(failsWith(parseJson("{\"a\": tru}", "m.json", value),
-                        "invalid JSON value"));
-  EXPECT_TRUE(failsWith(parseJson("\"\\q\"", "m.json", value),
-                        "invalid escape sequence"));
-  EXPECT_TRUE(failsWith(parseJson("\"\xFF\"", "m.json", value),
-                        "invalid UTF-8 sequence"));
-  EXPECT_TRUE(failsWith(parseJson(std::string(100, '['), "m.json", value),
-                        "m.json:1:65: nesting deeper than 64 levels"));
+  // Malformed documents, and the errors that locate what is wrong.
+  const std::pair<std::string, const char *> malformed[] = {
+      {"{\n  \"a\": [1, 2,, 3]\n}", "m.json:2:15: invalid JSON value"},
+      {"{\"a\": 1} x", "m.json:1:10: text after end of document"},
+      {"{\"a\": \"abc", "unterminated string"},
+      {"{\"a\" 1}", "m.json:1:7: expected : after object key"},
+      {"{\"a\": tru}", "invalid JSON value"},
+      {"\"\\q\"", "invalid escape sequence"},
+      {"\"\xFF\"", "invalid UTF-8 sequence"},
+      {std::string(100, '['), "m.json:1:65: nesting deeper than 64 levels"},
+      {"", "m.json:1:1: unexpected EOF"},
+  };
+  for (const auto &[text, error] : malformed)
+    EXPECT_TRUE(failsWith(parseJson(text, "m.json", value), error)) << text;
   // Brackets inside strings do not nest.
   EXPECT_TRUE(succeeded(
       parseJson("[\"" + std::string(100, '[') + "\\\"\"]", "m.json", value)));
-  EXPECT_TRUE(
-      failsWith(parseJson("", "m.json", value), "m.json:1:1: unexpected EOF"));
 }
 
 } // namespace

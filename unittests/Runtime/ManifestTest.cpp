@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 using namespace mla::runtime;
 using namespace mla::runtime::test;
@@ -38,21 +39,19 @@ TEST(Manifest, Parse) {
   EXPECT_TRUE(
       failsWith(parseManifest("{\"target\": \"host\"}", "m.json", manifest),
                 "m.json: binary: missing"));
-  EXPECT_TRUE(
-      failsWith(parseManifest(manifestText(R"({"name": "q", "kind": "pointer",
-                                            "type": "bf16"})"),
-                              "m.json", manifest),
-                "kernels[0].args[0].kind: expected \"ptr\" or \"scalar\""));
-  EXPECT_TRUE(
-      failsWith(parseManifest(manifestText(R"({"name": "q", "kind": "scalar",
-                                            "type": "bf16"})"),
-                              "m.json", manifest),
-                "scalar type \"bf16\" is not one of i32, i64, f32"));
-  EXPECT_TRUE(
-      failsWith(parseManifest(manifestText(R"({"name": "q", "kind": "ptr",
-                                            "type": "f64"})"),
-                              "m.json", manifest),
-                "unknown element type \"f64\""));
+  // Partial kernel arguments, and what is wrong with them.
+  const std::pair<const char *, const char *> badArgs[] = {
+      {R"({"name": "q", "kind": "pointer", "type": "bf16"})",
+       "kernels[0].args[0].kind: expected \"ptr\" or \"scalar\""},
+      {R"({"name": "q", "kind": "scalar", "type": "bf16"})",
+       "scalar type \"bf16\" is not one of i32, i64, f32"},
+      {R"({"name": "q", "kind": "ptr", "type": "f64"})",
+       "unknown element type \"f64\""},
+  };
+  for (const auto &[args, error] : badArgs)
+    EXPECT_TRUE(
+        failsWith(parseManifest(manifestText(args), "m.json", manifest), error))
+        << args;
   std::string text = manifestText(kPartialArgs);
   std::string emptyName = text;
   emptyName.replace(emptyName.find("\"programs\""), 10, "\"\"");

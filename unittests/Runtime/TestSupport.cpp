@@ -103,14 +103,19 @@ std::string manifestText(const std::string &partialArgs, int64_t heads) {
          std::to_string(heads) + R"(,
               "kv_tile": 64, "block_rows": 64, "max_splits": 8,
               "grid": ["programs", 1, 1]}},
-  {"symbol": "combine", "args": [
+  )" + combineKernelText("combine") +
+         "]}";
+}
+
+std::string combineKernelText(const std::string &symbol) {
+  return R"({"symbol": ")" + symbol + R"(", "args": [
      {"name": "part_out", "kind": "ptr", "type": "f32"},
      {"name": "part_lse", "kind": "ptr", "type": "f32"},
      {"name": "combine", "kind": "ptr", "type": "i32"},
      {"name": "out", "kind": "ptr", "type": "bf16"}],
    "workgroup_size": [64, 1, 1], "lds_bytes": 0,
    "launch": {"role": "mla.combine", "block_rows": 16,
-              "grid": ["combine_items", 1, 1]}}]})";
+              "grid": ["combine_items", 1, 1]}})";
 }
 
 const char *const kPartialArgs =

@@ -50,6 +50,9 @@ std::vector<int32_t> offsets(const std::vector<int32_t> &lengths);
 /// A manifest with MLA kernels for bf16 and the given partial arguments.
 std::string manifestText(const std::string &partialArgs, int64_t heads = 16);
 
+/// The manifest entry of manifestText's combine kernel, named `symbol`.
+std::string combineKernelText(const std::string &symbol);
+
 /// The arguments of the partial kernel the MLA driver binds.
 extern const char *const kPartialArgs;
 

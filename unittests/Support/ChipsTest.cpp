@@ -56,6 +56,8 @@ TEST(Chips, ListChipsSaysWhichWereExpected) {
   EXPECT_EQ(listChips([](const Chip &) { return true; }),
             "gfx950, gfx942 or sm_90");
   EXPECT_EQ(listChips([](const Chip &) { return false; }), "");
+  EXPECT_EQ(listChips([](const Chip &c) { return c.isAMD(); }, "-emu"),
+            "gfx950-emu or gfx942-emu");
 }
 
 } // namespace

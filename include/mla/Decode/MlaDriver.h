@@ -140,9 +140,9 @@ private:
   /// Allocates and fills the buffer of pointer argument `arg` the first
   /// time a kernel takes it.
   Status materialize(MlaArg arg);
-  /// The bytes of the buffer of `arg` and, for an input, the host data it
-  /// starts as (null for outputs).
-  void hostData(MlaArg arg, const void *&source, size_t &bytes) const;
+  /// Allocates `buffer` for pointer argument `arg` and, for an input,
+  /// copies the host data in.
+  Status allocateInput(MlaArg arg, DeviceBuffer &buffer);
   /// Fills out, part_out and part_lse with NaN bits.
   Status poisonOutputs();
   Status launchBoth();

@@ -30,7 +30,7 @@ enum class Chip { Gfx942, Gfx950 };
 /// The emulated chip called `name` ("gfx942" or "gfx950").
 std::optional<Chip> lookupChip(llvm::StringRef name);
 llvm::StringRef chipName(Chip chip);
-/// LDS per workgroup, in bytes: 64 KiB on gfx942, 160 KiB on gfx950.
+/// LDS per workgroup, in bytes (the chip table's).
 uint32_t ldsLimit(Chip chip);
 
 /// What the manifest needs to know about a retargeted kernel.

@@ -12,19 +12,21 @@
 
 #include "mla/Runtime/Status.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include <string>
+
 #include <vector>
 
 namespace mla::runtime {
 
 /// Whether `image` starts with the ELF magic.
-bool isElfImage(const std::vector<char> &image);
+bool isElfImage(llvm::ArrayRef<char> image);
 
 /// Fails, naming `path`, unless the ELF image `image` is a 64-bit
 /// little-endian ELF (as AMDGPU code objects and cubins are) whose program
 /// headers, section headers and the bytes of every section and segment lie
 /// within it.
-Status checkElfExtents(const std::vector<char> &image, const std::string &path);
+Status checkElfExtents(llvm::ArrayRef<char> image, const std::string &path);
 
 } // namespace mla::runtime
 

@@ -11,32 +11,30 @@
 
 #include "mla/Runtime/Status.h"
 
+#include "llvm/Support/MemoryBuffer.h"
+
 #include <cstdint>
-#include <cstdio>
+#include <memory>
 #include <string>
 
 namespace mla::runtime {
 
-/// An open input file, closed on destruction.
-class InputFile {
-public:
-  InputFile() = default;
-  InputFile(const InputFile &) = delete;
-  InputFile &operator=(const InputFile &) = delete;
-  ~InputFile();
-
-  /// Opens `path` for reading if it is a regular file; anything else is
-  /// refused before a byte is read.
-  Status open(const std::string &path);
-
-  std::FILE *get() const { return file; }
-  /// The file's size when it was opened.
-  uint64_t size() const { return bytes; }
-
-private:
-  std::FILE *file = nullptr;
-  uint64_t bytes = 0;
+/// How readRegularFile reads a file.
+struct ReadOptions {
+  /// A larger file fails with "larger than <maxBytes in MiB> MiB; `tooLarge`".
+  uint64_t maxBytes = UINT64_MAX;
+  const char *tooLarge = "";
+  /// Whether the file may be mapped rather than copied into memory: only for
+  /// contents copied out at once, as a file changed while mapped changes (or
+  /// faults) the buffer. A copy ends in a NUL byte past its size.
+  bool mayMap = false;
 };
+
+/// Reads all of `path` into `buffer` if it is a regular file; anything else
+/// is refused before a byte is read. Errors name the file.
+Status readRegularFile(const std::string &path,
+                       std::unique_ptr<llvm::MemoryBuffer> &buffer,
+                       const ReadOptions &options = {});
 
 /// Reads all of regular file `path` into `text`.
 Status readRegularFile(const std::string &path, std::string &text);

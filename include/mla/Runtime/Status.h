@@ -42,10 +42,6 @@ private:
   std::string text;
 };
 
-/// printf-style formatting into a std::string, for building messages.
-std::string formatString(const char *format, ...)
-    __attribute__((format(printf, 1, 2)));
-
 } // namespace mla::runtime
 
 #endif // MLA_RUNTIME_STATUS_H

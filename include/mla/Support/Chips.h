@@ -70,9 +70,10 @@ ChipRange getChips();
 /// The chip called `name` (gfx950, gfx942, sm_90), or null.
 const Chip *lookupChip(std::string_view name);
 
-/// The names of the known chips `accept` takes, as "a, b or c", for
-/// messages that say what was expected.
-std::string listChips(bool (*accept)(const Chip &));
+/// The names of the known chips `accept` takes, each followed by `suffix`,
+/// as "a, b or c", for messages that say what was expected.
+std::string listChips(bool (*accept)(const Chip &),
+                      std::string_view suffix = "");
 
 } // namespace mla
 

@@ -24,6 +24,9 @@ namespace mla {
 /// A file created exclusively (O_CREAT | O_EXCL) under a random name and
 /// removed when destroyed, or when the process is interrupted
 /// (llvm::sys::RemoveFileOnSignal), unless it was published first.
+/// Not llvm::sys::fs::TempFile: that registers its file for removal only
+/// after creating it, so an interrupt between the two leaves it behind, and
+/// its keep() falls back to a copy that is not atomic.
 class TemporaryFile {
 public:
   /// Creates `DIR/NAME-XXXXXXXX.tmp` for `destination` = `DIR/NAME`, so that

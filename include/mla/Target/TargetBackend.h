@@ -91,6 +91,11 @@ public:
   virtual std::string getSubmittedBinary(llvm::StringRef outputPath) const {
     return outputPath.str();
   }
+  /// Every file a compile to `outputPath` may write: those it does not
+  /// write this time are removed, so that none is left from an earlier
+  /// compile that no longer matches.
+  virtual std::vector<std::string> getOutputFiles(llvm::StringRef outputPath,
+                                                  EmitStage stage) const;
   /// What identifies the outside tools whose output the binary holds (a
   /// path, size and time each), for the compile cache's key; empty where
   /// LLVM makes all of it.

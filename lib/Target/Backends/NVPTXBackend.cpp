@@ -57,6 +57,19 @@ public:
 
   LogicalResult writeBinary(BinaryJob &job, std::string &error) const override;
 
+  /// The PTX, and the cubin next to it, each with its manifest.
+  std::vector<std::string> getOutputFiles(llvm::StringRef outputPath,
+                                          EmitStage stage) const override {
+    std::vector<std::string> files =
+        GpuBackend::getOutputFiles(outputPath, stage);
+    if (stage == EmitStage::Bin && cubinPathFor(outputPath) != outputPath) {
+      std::string cubin = cubinPathFor(outputPath);
+      files.push_back(cubin);
+      files.push_back(cubin + ".json");
+    }
+    return files;
+  }
+
   /// ptxas makes the cubin: which one, and which build of it.
   std::string describeOutsideTools() const override {
     std::string ptxas = findPtxas(ptxasPath);

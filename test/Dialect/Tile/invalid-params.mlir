@@ -470,7 +470,7 @@ tile.kernel @bad_target_set<P: i64 = 1>() attributes {tile.target_instances = {g
 // -----
 
 // A misspelled target would never apply.
-// expected-error @+1 {{'tile.target_instances' names target 'gfx95'; the targets are host, gfx950, gfx942 and sm_90}}
+// expected-error @+1 {{'tile.target_instances' names target 'gfx95'; the targets are host, gfx950, gfx942 or sm_90}}
 tile.kernel @typo_target<P: i64 = 1>() attributes {tile.target_instances = {gfx95 = {P = [2]}}} {
   tile.return
 }

@@ -57,6 +57,17 @@ private:
     return true;
   }
 
+  using Operators = ArrayRef<std::pair<StringRef, StringRef>>;
+
+  /// Consumes the first token of `ops` that comes next and returns its
+  /// operation; "" when none does.
+  StringRef acceptOperator(Operators ops) {
+    for (auto [token, op] : ops)
+      if (accept(token))
+        return op;
+    return "";
+  }
+
   std::optional<json::Value> condition() {
     std::optional<json::Value> lhs = sum();
     if (!lhs)
@@ -64,43 +75,41 @@ private:
     static constexpr std::pair<StringRef, StringRef> kComparisons[] = {
         {"<=", "le"}, {">=", "ge"}, {"==", "eq"},
         {"!=", "ne"}, {"<", "lt"},  {">", "gt"}};
-    for (auto [token, op] : kComparisons) {
-      if (!accept(token))
-        continue;
-      std::optional<json::Value> rhs = sum();
+    StringRef op = acceptOperator(kComparisons);
+    if (op.empty())
+      return fail("a requirement compares two values (<=, <, >=, >, ==, !=)");
+    std::optional<json::Value> rhs = sum();
+    if (!rhs)
+      return std::nullopt;
+    return json::Array{op, std::move(*lhs), std::move(*rhs)};
+  }
+
+  /// `operand`s joined by the left-associative `ops`.
+  std::optional<json::Value>
+  chain(std::optional<json::Value> (Parser::*operand)(), Operators ops) {
+    std::optional<json::Value> lhs = (this->*operand)();
+    while (lhs) {
+      StringRef op = acceptOperator(ops);
+      if (op.empty())
+        return lhs;
+      std::optional<json::Value> rhs = (this->*operand)();
       if (!rhs)
         return std::nullopt;
-      return json::Array{op, std::move(*lhs), std::move(*rhs)};
+      lhs = json::Array{op, std::move(*lhs), std::move(*rhs)};
     }
-    return fail("a requirement compares two values (<=, <, >=, >, ==, !=)");
+    return std::nullopt;
   }
 
   std::optional<json::Value> sum() {
-    std::optional<json::Value> lhs = product();
-    while (lhs) {
-      StringRef op = accept("+") ? "add" : accept("-") ? "sub" : "";
-      if (op.empty())
-        return lhs;
-      std::optional<json::Value> rhs = product();
-      if (!rhs)
-        return std::nullopt;
-      lhs = json::Array{op, std::move(*lhs), std::move(*rhs)};
-    }
-    return std::nullopt;
+    static constexpr std::pair<StringRef, StringRef> kOps[] = {{"+", "add"},
+                                                               {"-", "sub"}};
+    return chain(&Parser::product, kOps);
   }
 
   std::optional<json::Value> product() {
-    std::optional<json::Value> lhs = unary();
-    while (lhs) {
-      StringRef op = accept("//") ? "floordiv" : accept("*") ? "mul" : "";
-      if (op.empty())
-        return lhs;
-      std::optional<json::Value> rhs = unary();
-      if (!rhs)
-        return std::nullopt;
-      lhs = json::Array{op, std::move(*lhs), std::move(*rhs)};
-    }
-    return std::nullopt;
+    static constexpr std::pair<StringRef, StringRef> kOps[] = {
+        {"//", "floordiv"}, {"*", "mul"}};
+    return chain(&Parser::unary, kOps);
   }
 
   std::optional<json::Value> unary() {

@@ -47,6 +47,24 @@ void mla::tile::printParamValue(llvm::raw_ostream &os, Attribute value) {
     os << '"' << cast<StringAttr>(value).getValue() << '"';
 }
 
+ParseResult mla::tile::parseParamValue(AsmParser &parser, Attribute &value,
+                                       bool keywords) {
+  Builder &builder = parser.getBuilder();
+  int64_t integer;
+  OptionalParseResult isInteger = parser.parseOptionalInteger(integer);
+  if (isInteger.has_value()) {
+    if (failed(*isInteger))
+      return failure();
+    value = builder.getI64IntegerAttr(integer);
+    return success();
+  }
+  std::string name;
+  if (keywords ? parser.parseKeywordOrString(&name) : parser.parseString(&name))
+    return failure();
+  value = builder.getStringAttr(name);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // ParamDeclAttr
 //===----------------------------------------------------------------------===//
@@ -72,20 +90,8 @@ ParamDeclAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 Attribute DimsAttr::parse(AsmParser &parser, Type) {
   SmallVector<Attribute> dims;
-  auto parseDim = [&]() -> ParseResult {
-    int64_t size;
-    OptionalParseResult isInteger = parser.parseOptionalInteger(size);
-    if (isInteger.has_value()) {
-      if (failed(*isInteger))
-        return failure();
-      dims.push_back(parser.getBuilder().getI64IntegerAttr(size));
-      return success();
-    }
-    std::string name;
-    if (parser.parseKeywordOrString(&name))
-      return failure();
-    dims.push_back(parser.getBuilder().getStringAttr(name));
-    return success();
+  auto parseDim = [&]() {
+    return parseParamValue(parser, dims.emplace_back(), /*keywords=*/true);
   };
   if (parser.parseLess() ||
       parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseDim) ||

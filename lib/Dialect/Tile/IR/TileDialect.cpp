@@ -3,6 +3,7 @@
 #include "mla/Dialect/Tile/IR/TileDialect.h"
 #include "mla/Dialect/Tile/IR/LaunchExpr.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Support/Chips.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -138,18 +139,8 @@ Type SwitchType::parse(AsmParser &parser) {
   SmallVector<Attribute> keys;
   SmallVector<Type> types;
   auto parseCase = [&]() -> ParseResult {
-    int64_t value;
-    OptionalParseResult isInteger = parser.parseOptionalInteger(value);
-    if (isInteger.has_value()) {
-      if (failed(*isInteger))
-        return failure();
-      keys.push_back(builder.getI64IntegerAttr(value));
-    } else {
-      std::string key;
-      if (parser.parseKeywordOrString(&key))
-        return failure();
-      keys.push_back(builder.getStringAttr(key));
-    }
+    if (parseParamValue(parser, keys.emplace_back(), /*keywords=*/true))
+      return failure();
     types.emplace_back();
     return failure(parser.parseEqual() || parser.parseType(types.back()));
   };
@@ -322,16 +313,17 @@ static LogicalResult verifyTargetInstancesAttr(Operation *op, Attribute attr) {
     return op->emitError() << "'" << kTargetInstancesAttrName
                            << "' must be a dictionary from target names to "
                               "instance sets, e.g. {gfx942 = {H = [16]}}";
-  // The targets mla-compile compiles for (emulated chips take their chip's
-  // entry); a misspelled one would silently never apply.
-  static constexpr llvm::StringLiteral kTargets[] = {"host", "gfx950", "gfx942",
-                                                     "sm_90"};
-  for (NamedAttribute entry : dict)
-    if (!llvm::is_contained(kTargets, entry.getName().getValue()))
+  // The targets mla-compile compiles for: the host and the chips (emulated
+  // chips take their chip's entry); a misspelled one would silently never
+  // apply.
+  for (NamedAttribute entry : dict) {
+    llvm::StringRef target = entry.getName().getValue();
+    if (target != "host" && !mla::lookupChip(target))
       return op->emitError()
-             << "'" << kTargetInstancesAttrName << "' names target '"
-             << entry.getName().getValue()
-             << "'; the targets are host, gfx950, gfx942 and sm_90";
+             << "'" << kTargetInstancesAttrName << "' names target '" << target
+             << "'; the targets are host, "
+             << mla::listChips([](const mla::Chip &) { return true; });
+  }
   for (NamedAttribute entry : dict)
     if (failed(verifyInstancesAttr(op, entry.getValue())))
       return op->emitError()

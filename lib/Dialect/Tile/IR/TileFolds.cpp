@@ -177,28 +177,37 @@ static bool isConstantMask(Value mask, bool value) {
   return attr.getSplatValue<bool>() == value;
 }
 
+/// Drops an all-true mask; an all-false one is left to `rewriteAllFalse`.
+template <typename OpTy>
+static LogicalResult
+simplifyConstantMask(OpTy op, PatternRewriter &rewriter,
+                     function_ref<void()> rewriteAllFalse) {
+  if (isConstantMask(op.getMask(), true)) {
+    rewriter.modifyOpInPlace(op, [&] { op.getMaskMutable().clear(); });
+    return success();
+  }
+  if (!isConstantMask(op.getMask(), false))
+    return rewriter.notifyMatchFailure(op, "mask is not constant");
+  rewriteAllFalse();
+  return success();
+}
+
 namespace {
 /// An all-true mask is no mask; an all-false one loads only padding.
 struct SimplifyLoadMask : OpRewritePattern<LoadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LoadOp op,
                                 PatternRewriter &rewriter) const override {
-    if (isConstantMask(op.getMask(), true)) {
-      rewriter.modifyOpInPlace(op, [&] { op.getMaskMutable().clear(); });
-      return success();
-    }
-    if (!isConstantMask(op.getMask(), false))
-      return rewriter.notifyMatchFailure(op, "mask is not constant");
-    Value pad = op.getPad();
-    if (pad) {
-      rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), pad);
-      return success();
-    }
-    Type elementType = op.getType().getElementType();
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, SplatElementsAttr::get(op.getType(),
-                                   rewriter.getZeroAttr(elementType)));
-    return success();
+    return simplifyConstantMask(op, rewriter, [&] {
+      if (Value pad = op.getPad()) {
+        rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), pad);
+        return;
+      }
+      Type elementType = op.getType().getElementType();
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, SplatElementsAttr::get(op.getType(),
+                                     rewriter.getZeroAttr(elementType)));
+    });
   }
 };
 
@@ -207,14 +216,7 @@ struct SimplifyStoreMask : OpRewritePattern<StoreOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(StoreOp op,
                                 PatternRewriter &rewriter) const override {
-    if (isConstantMask(op.getMask(), true)) {
-      rewriter.modifyOpInPlace(op, [&] { op.getMaskMutable().clear(); });
-      return success();
-    }
-    if (!isConstantMask(op.getMask(), false))
-      return rewriter.notifyMatchFailure(op, "mask is not constant");
-    rewriter.eraseOp(op);
-    return success();
+    return simplifyConstantMask(op, rewriter, [&] { rewriter.eraseOp(op); });
   }
 };
 } // namespace

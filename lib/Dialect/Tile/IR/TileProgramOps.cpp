@@ -394,18 +394,8 @@ ParseResult StaticSwitchOp::parse(OpAsmParser &parser, OperationState &result) {
     }
     if (parser.parseKeyword("case", " or 'default' or '}'"))
       return failure();
-    int64_t integer;
-    OptionalParseResult isInteger = parser.parseOptionalInteger(integer);
-    if (isInteger.has_value()) {
-      if (failed(*isInteger))
-        return failure();
-      cases.push_back(builder.getI64IntegerAttr(integer));
-    } else {
-      std::string value;
-      if (parser.parseString(&value))
-        return failure();
-      cases.push_back(builder.getStringAttr(value));
-    }
+    if (parseParamValue(parser, cases.emplace_back(), /*keywords=*/false))
+      return failure();
     caseRegions.push_back(std::make_unique<Region>());
     if (parseBody(*caseRegions.back()))
       return failure();

@@ -57,20 +57,21 @@ RankedTensorType mla::tile::getTileLike(RankedTensorType like,
   return RankedTensorType::get(shape, elementType, getLayout(like));
 }
 
+/// The f32 state kept per row of `type`: its last dimension reduced away.
+static Type getLastDimStateType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getRank() < 1)
+    return type;
+  return getReducedType(tensor, tensor.getRank() - 1)
+      .clone(Float32Type::get(type.getContext()));
+}
+
 Type mla::tile::getRowStateType(Type accType) {
-  auto acc = dyn_cast<RankedTensorType>(accType);
-  if (!acc || acc.getRank() < 1)
-    return accType;
-  return getReducedType(acc, acc.getRank() - 1)
-      .clone(Float32Type::get(accType.getContext()));
+  return getLastDimStateType(accType);
 }
 
 Type mla::tile::getSplitStateType(Type partialType) {
-  auto partial = dyn_cast<RankedTensorType>(partialType);
-  if (!partial || partial.getRank() < 1)
-    return partialType;
-  return getReducedType(partial, partial.getRank() - 1)
-      .clone(Float32Type::get(partialType.getContext()));
+  return getLastDimStateType(partialType);
 }
 
 //===----------------------------------------------------------------------===//

@@ -24,6 +24,17 @@ using namespace mlir;
 using namespace mla::tile;
 namespace json = llvm::json;
 
+template <typename OpTy>
+static Value createBinary(OpBuilder &builder, Location loc, Value a, Value b) {
+  return OpTy::create(builder, loc, a, b);
+}
+
+/// Launchers compare as signed 64-bit integers.
+template <arith::CmpIPredicate Predicate>
+static Value createCompare(OpBuilder &builder, Location loc, Value a, Value b) {
+  return arith::CmpIOp::create(builder, loc, Predicate, a, b);
+}
+
 namespace {
 /// Emits compiled launch expressions (LaunchExpr.h) as i64 arith at the
 /// start of one kernel.
@@ -68,31 +79,24 @@ private:
   }
 
   Value binary(StringRef op, Value a, Value b, Type i64) {
-    std::optional<arith::CmpIPredicate> predicate =
-        llvm::StringSwitch<std::optional<arith::CmpIPredicate>>(op)
-            .Case("eq", arith::CmpIPredicate::eq)
-            .Case("ne", arith::CmpIPredicate::ne)
-            .Case("lt", arith::CmpIPredicate::slt)
-            .Case("le", arith::CmpIPredicate::sle)
-            .Case("gt", arith::CmpIPredicate::sgt)
-            .Case("ge", arith::CmpIPredicate::sge)
-            .Default(std::nullopt);
-    if (predicate)
-      return arith::CmpIOp::create(builder, loc, *predicate, a, b);
-    if (op == "add")
-      return arith::AddIOp::create(builder, loc, a, b);
-    if (op == "sub")
-      return arith::SubIOp::create(builder, loc, a, b);
-    if (op == "mul")
-      return arith::MulIOp::create(builder, loc, a, b);
-    if (op == "floordiv")
-      return arith::FloorDivSIOp::create(builder, loc, a, b);
-    if (op == "ceildiv")
-      return arith::CeilDivSIOp::create(builder, loc, a, b);
-    if (op == "min")
-      return arith::MinSIOp::create(builder, loc, a, b);
-    assert(op == "max" && "the parser makes no other operation");
-    return arith::MaxSIOp::create(builder, loc, a, b);
+    using Create = Value (*)(OpBuilder &, Location, Value, Value);
+    Create create = llvm::StringSwitch<Create>(op)
+                        .Case("eq", createCompare<arith::CmpIPredicate::eq>)
+                        .Case("ne", createCompare<arith::CmpIPredicate::ne>)
+                        .Case("lt", createCompare<arith::CmpIPredicate::slt>)
+                        .Case("le", createCompare<arith::CmpIPredicate::sle>)
+                        .Case("gt", createCompare<arith::CmpIPredicate::sgt>)
+                        .Case("ge", createCompare<arith::CmpIPredicate::sge>)
+                        .Case("add", createBinary<arith::AddIOp>)
+                        .Case("sub", createBinary<arith::SubIOp>)
+                        .Case("mul", createBinary<arith::MulIOp>)
+                        .Case("floordiv", createBinary<arith::FloorDivSIOp>)
+                        .Case("ceildiv", createBinary<arith::CeilDivSIOp>)
+                        .Case("min", createBinary<arith::MinSIOp>)
+                        .Case("max", createBinary<arith::MaxSIOp>)
+                        .Default(nullptr);
+    assert(create && "the parser makes no other operation");
+    return create(builder, loc, a, b);
   }
 
   KernelOp kernel;

@@ -332,6 +332,16 @@ static void setLayout(Value value, Attribute layout) {
       constant.setValueAttr(dense.reshape(type));
 }
 
+/// Gives `value` the type `produced` and converts it, right after, to
+/// `used` for its uses.
+static void produceAs(OpBuilder &b, Value value, RankedTensorType produced,
+                      RankedTensorType used) {
+  value.setType(produced);
+  b.setInsertionPointAfterValue(value);
+  Value converted = ConvertLayoutOp::create(b, value.getLoc(), used, value);
+  value.replaceAllUsesExcept(converted, converted.getDefiningOp());
+}
+
 Value LayoutAssigner::convertTo(OpBuilder &b, Location loc, Value v,
                                 Attribute layout) {
   RankedTensorType type = tileType(v);
@@ -351,12 +361,8 @@ LogicalResult LayoutAssigner::rewrite() {
       setLayout(value, group);
       continue;
     }
-    value.setType(withLayout(type, it->second));
     OpBuilder b(ctx);
-    b.setInsertionPointAfterValue(value);
-    Value converted = ConvertLayoutOp::create(b, value.getLoc(),
-                                              withLayout(type, group), value);
-    value.replaceAllUsesExcept(converted, converted.getDefiningOp());
+    produceAs(b, value, withLayout(type, it->second), withLayout(type, group));
   }
 
   // Operands an op needs in another layout than their group's.
@@ -412,14 +418,8 @@ LogicalResult LayoutAssigner::rewrite() {
       Attribute produced = SliceAttr::get(
           ctx, reduce.getDim(), tileType(reduce.getInput()).getEncoding());
       RankedTensorType type = tileType(reduce.getResult());
-      if (type.getEncoding() != produced) {
-        reduce.getResult().setType(withLayout(type, produced));
-        b.setInsertionPointAfter(op);
-        Value converted =
-            ConvertLayoutOp::create(b, loc, type, reduce.getResult());
-        reduce.getResult().replaceAllUsesExcept(converted,
-                                                converted.getDefiningOp());
-      }
+      if (type.getEncoding() != produced)
+        produceAs(b, reduce.getResult(), withLayout(type, produced), type);
       return WalkResult::advance();
     }
     if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
@@ -464,14 +464,8 @@ LogicalResult LayoutAssigner::rewrite() {
       RankedTensorType produced =
           tile::getTransposedType(tileType(trans.getInput()));
       RankedTensorType type = tileType(trans.getResult());
-      if (type != produced) {
-        trans.getResult().setType(produced);
-        b.setInsertionPointAfter(op);
-        Value converted =
-            ConvertLayoutOp::create(b, loc, type, trans.getResult());
-        trans.getResult().replaceAllUsesExcept(converted,
-                                               converted.getDefiningOp());
-      }
+      if (type != produced)
+        produceAs(b, trans.getResult(), produced, type);
       return WalkResult::advance();
     }
     auto fixMask = [&](Value tile, OpOperand &mask) {
@@ -586,13 +580,10 @@ LogicalResult LayoutAssigner::checkLayoutsHold() {
 /// The warps per program of `kernel`: its launch key `waves`, else the
 /// pass option.
 static FailureOr<unsigned> warpsOf(tile::KernelOp kernel, unsigned fallback) {
-  FailureOr<int64_t> warps = getLaunchInteger(
+  return getLaunchCount(
       kernel, "waves", fallback,
       [](int64_t n) { return n >= 1 && n <= 16 && llvm::isPowerOf2_64(n); },
       "a power of two from 1 to 16");
-  if (failed(warps))
-    return failure();
-  return static_cast<unsigned>(*warps);
 }
 
 namespace {

@@ -4,8 +4,8 @@
 
 using namespace mlir;
 
-FailureOr<int64_t> mla::tilegpu::getLaunchInteger(
-    tile::KernelOp kernel, StringRef key, int64_t fallback,
+FailureOr<unsigned> mla::tilegpu::getLaunchCount(
+    tile::KernelOp kernel, StringRef key, unsigned fallback,
     function_ref<bool(int64_t)> accept, StringRef expected) {
   auto launch = kernel->getAttrOfType<DictionaryAttr>(tile::kLaunchAttrName);
   Attribute value = launch ? launch.get(key) : Attribute();
@@ -15,5 +15,5 @@ FailureOr<int64_t> mla::tilegpu::getLaunchInteger(
   if (!integer || !accept(integer.getInt()))
     return kernel.emitOpError()
            << "launch key '" << key << "' must be " << expected;
-  return integer.getInt();
+  return static_cast<unsigned>(integer.getInt());
 }

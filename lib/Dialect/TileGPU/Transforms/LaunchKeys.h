@@ -7,14 +7,14 @@
 
 namespace mla::tilegpu {
 
-/// The integer launch key `key` of `kernel` (`tile.launch`), `fallback`
-/// when the kernel does not state it. A value that is not an integer
-/// `accept` takes fails, with an error on the kernel saying the key "must
-/// be `expected`".
-mlir::FailureOr<int64_t>
-getLaunchInteger(tile::KernelOp kernel, llvm::StringRef key, int64_t fallback,
-                 llvm::function_ref<bool(int64_t)> accept,
-                 llvm::StringRef expected);
+/// The launch key `key` of `kernel` (`tile.launch`), a count such as the
+/// waves or stages, `fallback` when the kernel does not state it. A value
+/// that is not an integer `accept` takes fails, with an error on the kernel
+/// saying the key "must be `expected`".
+mlir::FailureOr<unsigned>
+getLaunchCount(tile::KernelOp kernel, llvm::StringRef key, unsigned fallback,
+               llvm::function_ref<bool(int64_t)> accept,
+               llvm::StringRef expected);
 
 } // namespace mla::tilegpu
 

@@ -103,7 +103,7 @@ MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
       bestRows
           ? *bestRows
           : largestPow2Dividing(std::max<int64_t>(m / chip.mmaM, 1), numWarps);
-  return MmaAttr::get(ctx, chip.mmaKind, {chip.mmaM, chip.mmaN, chip.mmaK},
+  return MmaAttr::get(ctx, getMmaKind(chip), {chip.mmaM, chip.mmaN, chip.mmaK},
                       {rowWarps, numWarps / rowWarps});
 }
 

@@ -246,12 +246,9 @@ static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
 /// The KV tiles in flight per loop of `kernel`: its launch key `stages`,
 /// else the pass option; 1 (no pipelining) or 2.
 static FailureOr<unsigned> stagesOf(tile::KernelOp kernel, unsigned fallback) {
-  FailureOr<int64_t> stages = getLaunchInteger(
+  return getLaunchCount(
       kernel, "stages", fallback, [](int64_t n) { return n == 1 || n == 2; },
       "1 or 2");
-  if (failed(stages))
-    return failure();
-  return static_cast<unsigned>(*stages);
 }
 
 namespace {

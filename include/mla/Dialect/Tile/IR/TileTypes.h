@@ -73,6 +73,11 @@ bool isParamValue(ParamKind kind, mlir::Attribute value);
 /// Writes a parameter value as programs do: integers bare, strings quoted.
 void printParamValue(llvm::raw_ostream &os, mlir::Attribute value);
 
+/// Parses a parameter value: an integer or a quoted string, or where
+/// `keywords` also a bare name.
+mlir::ParseResult parseParamValue(mlir::AsmParser &parser,
+                                  mlir::Attribute &value, bool keywords);
+
 //===----------------------------------------------------------------------===//
 // Deriving tile types from operand types
 //
