@@ -73,9 +73,11 @@ public:
   /// ptxas makes the cubin: which one, and which build of it.
   std::string describeOutsideTools() const override {
     std::string ptxas = findPtxas(ptxasPath);
-    llvm::sys::fs::file_status status;
-    if (ptxas.empty() || llvm::sys::fs::status(ptxas, status))
+    if (ptxas.empty())
       return "ptxas: none";
+    llvm::sys::fs::file_status status;
+    if (llvm::sys::fs::status(ptxas, status))
+      return "ptxas: " + ptxas + " (missing)";
     return llvm::formatv(
                "ptxas: {0} {1} {2}", ptxas, status.getSize(),
                status.getLastModificationTime().time_since_epoch().count())
