@@ -37,8 +37,8 @@ static int64_t copiesPerWarp(AsyncCopyOp op, const GpuTarget &target,
 }
 
 namespace {
-struct LocalBufferLowering : OpConversionPattern<LocalBufferOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LocalBufferLowering : GpuOpLowering<LocalBufferOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(LocalBufferOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -50,11 +50,8 @@ struct LocalBufferLowering : OpConversionPattern<LocalBufferOp> {
   }
 };
 
-struct MemDescIndexLowering : OpConversionPattern<MemDescIndexOp> {
-  MemDescIndexLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                       LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct MemDescIndexLowering : GpuOpLowering<MemDescIndexOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(MemDescIndexOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -67,14 +64,10 @@ struct MemDescIndexLowering : OpConversionPattern<MemDescIndexOp> {
         op, arith::AddIOp::create(rewriter, loc, adaptor.getSrc(), offset));
     return success();
   }
-  LoweringState &state;
 };
 
-struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
-  AsyncCopyLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                    LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(AsyncCopyOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -92,7 +85,7 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
       return op.emitOpError("copies only into one buffer of a "
                             "tilegpu.local_buffer");
     const KernelIds &ids = state.idsFor(op);
-    GpuView view(adaptor.getView());
+    LoweredView view(adaptor.getView());
     int64_t elementBytes = memoryBytes(type.getElementType());
     int64_t tileBytes = type.getNumElements() * elementBytes;
     int64_t waveBytes = state.waveSize() * chunk;
@@ -205,14 +198,10 @@ struct AsyncCopyLowering : OpConversionPattern<AsyncCopyOp> {
     }
     return {row, arith::AddIOp::create(b, loc, atomStart, col)};
   }
-  LoweringState &state;
 };
 
-struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
-  AsyncWaitLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                    LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct AsyncWaitLowering : GpuOpLowering<AsyncWaitOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(AsyncWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -227,7 +216,6 @@ struct AsyncWaitLowering : OpConversionPattern<AsyncWaitOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  LoweringState &state;
 };
 } // namespace
 
@@ -290,8 +278,6 @@ void mla::gpu::separateLdsCopies(Operation *func) {
 void mla::gpu::populateAsyncCopyPatterns(GpuTypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          LoweringState &state) {
-  MLIRContext *ctx = patterns.getContext();
-  patterns.add<LocalBufferLowering>(converter, ctx);
-  patterns.add<MemDescIndexLowering, AsyncCopyLowering, AsyncWaitLowering>(
-      converter, ctx, state);
+  patterns.add<LocalBufferLowering, MemDescIndexLowering, AsyncCopyLowering,
+               AsyncWaitLowering>(converter, patterns.getContext(), state);
 }

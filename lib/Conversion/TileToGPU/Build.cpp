@@ -48,9 +48,28 @@ static Value shuffle(OpBuilder &b, Location loc, Value regs,
   return vector::ShuffleOp::create(b, loc, regs, regs, picks);
 }
 
+/// Whether the slice `op`, between tiles laid out as `from` and `to`, is
+/// static and unit-stride and keeps each element in its lane and warp, so
+/// that it only picks registers; emits the error otherwise.
+template <typename SliceOp>
+static LogicalResult checkRegisterSlice(SliceOp op, const LaneMap &from,
+                                        const LaneMap &to) {
+  if (!op.hasUnitStride() || ShapedType::isDynamicShape(op.getStaticOffsets()))
+    return op.emitOpError("only static unit-stride slices of tiles are "
+                          "supported on GPU targets");
+  SmallVector<LaneFactor> fromLanes, toLanes;
+  for (HwDim hw : {HwDim::Lane, HwDim::Warp}) {
+    llvm::append_range(fromLanes, from.factorsOf(hw));
+    llvm::append_range(toLanes, to.factorsOf(hw));
+  }
+  if (fromLanes != toLanes)
+    return op.emitOpError("slice crosses lanes of the tile's layout");
+  return success();
+}
+
 namespace {
-struct SplatLowering : OpConversionPattern<tile::SplatOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SplatLowering : GpuOpLowering<tile::SplatOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::SplatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -62,8 +81,8 @@ struct SplatLowering : OpConversionPattern<tile::SplatOp> {
   }
 };
 
-struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConstantLowering : GpuOpLowering<arith::ConstantOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -82,10 +101,8 @@ struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
   }
 };
 
-struct RangeLowering : OpConversionPattern<tile::RangeOp> {
-  RangeLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
+struct RangeLowering : GpuOpLowering<tile::RangeOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::RangeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -116,11 +133,10 @@ struct RangeLowering : OpConversionPattern<tile::RangeOp> {
     rewriter.replaceOpWithNewOp<arith::AddIOp>(op, splat, steps);
     return success();
   }
-  LoweringState &state;
 };
 
-struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct BroadcastLowering : GpuOpLowering<tile::BroadcastOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -152,8 +168,8 @@ struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
   }
 };
 
-struct TransLowering : OpConversionPattern<tile::TransOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct TransLowering : GpuOpLowering<tile::TransOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::TransOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -177,37 +193,25 @@ struct TransLowering : OpConversionPattern<tile::TransOp> {
 };
 
 /// A static slice that the layout keeps in the same lanes: registers only.
-struct ExtractSliceLowering : OpConversionPattern<tensor::ExtractSliceOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ExtractSliceLowering : GpuOpLowering<tensor::ExtractSliceOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tensor::ExtractSliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType in = op.getSourceType(), out = op.getResultType();
     if (!getLayout(in) || !getLayout(out))
       return rewriter.notifyMatchFailure(op, "tile has no layout");
-    if (!op.hasUnitStride() ||
-        ShapedType::isDynamicShape(op.getStaticOffsets()))
-      return op.emitOpError("only static unit-stride slices of tiles are "
-                            "supported on GPU targets");
     LaneMap from = getLaneMap(in), to = getLaneMap(out);
+    if (failed(checkRegisterSlice(op, from, to)))
+      return failure();
     ArrayRef<int64_t> offsets = op.getStaticOffsets();
-    // Each lane must hold the sliced elements itself.
-    SmallVector<LaneFactor> fromLanes, toLanes;
-    for (HwDim hw : {HwDim::Lane, HwDim::Warp}) {
-      llvm::append_range(fromLanes, from.factorsOf(hw));
-      llvm::append_range(toLanes, to.factorsOf(hw));
-    }
     FailureOr<SmallVector<int64_t>> picks =
-        fromLanes == toLanes
-            ? pickRegisters(from, to,
-                            [&](int64_t r) {
-                              SmallVector<int64_t> c =
-                                  to.partialCoords(HwDim::Register, r);
-                              for (auto [v, o] : llvm::zip(c, offsets))
-                                v += o;
-                              return c;
-                            })
-            : FailureOr<SmallVector<int64_t>>(failure());
+        pickRegisters(from, to, [&](int64_t r) {
+          SmallVector<int64_t> c = to.partialCoords(HwDim::Register, r);
+          for (auto [v, o] : llvm::zip(c, offsets))
+            v += o;
+          return c;
+        });
     if (failed(picks))
       return op.emitOpError("slice crosses lanes of the tile's layout");
     rewriter.replaceOp(
@@ -217,24 +221,17 @@ struct ExtractSliceLowering : OpConversionPattern<tensor::ExtractSliceOp> {
 };
 /// A static window written into a tile that the layout keeps in the same
 /// lanes: the window's registers replace the destination's.
-struct InsertSliceLowering : OpConversionPattern<tensor::InsertSliceOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct InsertSliceLowering : GpuOpLowering<tensor::InsertSliceOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tensor::InsertSliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSourceType(), dest = op.getDestType();
     if (!getLayout(src) || !getLayout(dest))
       return rewriter.notifyMatchFailure(op, "tile has no layout");
-    if (!op.hasUnitStride() ||
-        ShapedType::isDynamicShape(op.getStaticOffsets()))
-      return op.emitOpError("only static unit-stride slices of tiles are "
-                            "supported on GPU targets");
     LaneMap from = getLaneMap(src), to = getLaneMap(dest);
-    SmallVector<LaneFactor> fromLanes, toLanes;
-    for (HwDim hw : {HwDim::Lane, HwDim::Warp}) {
-      llvm::append_range(fromLanes, from.factorsOf(hw));
-      llvm::append_range(toLanes, to.factorsOf(hw));
-    }
+    if (failed(checkRegisterSlice(op, from, to)))
+      return failure();
     ArrayRef<int64_t> offsets = op.getStaticOffsets();
     // For each destination register, the window register that replaces it.
     std::map<SmallVector<int64_t>, int64_t> window;
@@ -244,8 +241,6 @@ struct InsertSliceLowering : OpConversionPattern<tensor::InsertSliceOp> {
         v += o;
       window.emplace(c, r);
     }
-    if (fromLanes != toLanes)
-      return op.emitOpError("slice crosses lanes of the tile's layout");
     int64_t destCount = to.numRegisters();
     SmallVector<int64_t> picks;
     int64_t replaced = 0;
@@ -268,8 +263,8 @@ struct InsertSliceLowering : OpConversionPattern<tensor::InsertSliceOp> {
 /// One element of a tile that every lane holds, such as a reduction's
 /// result: the register holding it. An element only some lanes hold would
 /// need a broadcast between lanes, which no program has needed yet.
-struct ExtractLowering : OpConversionPattern<tensor::ExtractOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ExtractLowering : GpuOpLowering<tensor::ExtractOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tensor::ExtractOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -306,10 +301,8 @@ struct ExtractLowering : OpConversionPattern<tensor::ExtractOp> {
 void mla::gpu::populateBuildPatterns(GpuTypeConverter &converter,
                                      RewritePatternSet &patterns,
                                      LoweringState &state) {
-  MLIRContext *ctx = patterns.getContext();
-  patterns
-      .add<SplatLowering, ConstantLowering, BroadcastLowering, TransLowering,
-           ExtractLowering, ExtractSliceLowering, InsertSliceLowering>(
-          converter, ctx);
-  patterns.add<RangeLowering>(converter, ctx, state);
+  patterns.add<SplatLowering, ConstantLowering, BroadcastLowering,
+               TransLowering, ExtractLowering, ExtractSliceLowering,
+               InsertSliceLowering, RangeLowering>(
+      converter, patterns.getContext(), state);
 }

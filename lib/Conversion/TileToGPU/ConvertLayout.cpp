@@ -9,11 +9,8 @@ using namespace mla::gpu;
 using namespace mla::tilegpu;
 
 namespace {
-struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
-  ConvertLayoutLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                        LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct ConvertLayoutLowering : GpuOpLowering<ConvertLayoutOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -35,7 +32,6 @@ struct ConvertLayoutLowering : OpConversionPattern<ConvertLayoutOp> {
                                type.getElementType(), registerType(type)));
     return success();
   }
-  LoweringState &state;
 };
 } // namespace
 

@@ -63,10 +63,8 @@ private:
 } // namespace
 
 namespace {
-struct DequantFp8Lowering : OpConversionPattern<tile::DequantFp8Op> {
-  DequantFp8Lowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                     LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
+struct DequantFp8Lowering : GpuOpLowering<tile::DequantFp8Op> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::DequantFp8Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -108,17 +106,13 @@ struct DequantFp8Lowering : OpConversionPattern<tile::DequantFp8Op> {
     rewriter.replaceOp(op, makeRegisters(rewriter, loc, vecType, elements));
     return success();
   }
-  LoweringState &state;
 };
 
 /// Each result register's element is expanded from the packed register and
 /// the scale register that hold its value in the same lane (the layouts
 /// were chosen that way).
-struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
-  DequantMxLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                    LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct DequantMxLowering : GpuOpLowering<tile::DequantMxOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::DequantMxOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -205,13 +199,12 @@ struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
     rewriter.replaceOp(op, makeRegisters(rewriter, loc, vecType, elements));
     return success();
   }
-  LoweringState &state;
 };
 } // namespace
 
 void mla::gpu::populateDequantPatterns(GpuTypeConverter &converter,
                                        RewritePatternSet &patterns,
                                        LoweringState &state) {
-  patterns.add<DequantFp8Lowering>(converter, patterns.getContext(), state);
-  patterns.add<DequantMxLowering>(converter, patterns.getContext(), state);
+  patterns.add<DequantFp8Lowering, DequantMxLowering>(
+      converter, patterns.getContext(), state);
 }

@@ -54,11 +54,8 @@ static int64_t instructionRegisters(MmaAttr mma, int opIdx) {
 }
 
 namespace {
-struct DotLowering : OpConversionPattern<tile::DotOp> {
-  DotLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-              LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct DotLowering : GpuOpLowering<tile::DotOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -122,7 +119,6 @@ struct DotLowering : OpConversionPattern<tile::DotOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
-  LoweringState &state;
 };
 } // namespace
 
@@ -134,11 +130,8 @@ namespace {
 /// first row (column) and K step; the instructions apply the swizzle to
 /// the address bits, so a K step inside a swizzle atom is a plain byte
 /// offset.
-struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
-  WarpgroupDotLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                       LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct WarpgroupDotLowering : GpuOpLowering<WarpgroupDotOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(WarpgroupDotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -264,7 +257,6 @@ struct WarpgroupDotLowering : OpConversionPattern<WarpgroupDotOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
-  LoweringState &state;
 };
 } // namespace
 

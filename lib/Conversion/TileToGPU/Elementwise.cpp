@@ -61,63 +61,54 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
-/// exp(x) = exp2(x * log2(e)), on the chip's exp2 instruction.
-struct ExpLowering : OpConversionPattern<math::ExpOp> {
-  ExpLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-              LoweringState &state)
-      : OpConversionPattern(converter, ctx, /*benefit=*/2), state(state) {}
-  LogicalResult
-  matchAndRewrite(math::ExpOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value result = inF32(rewriter, loc, adaptor.getOperand(), [&](Value x) {
-      FloatAttr scalar = rewriter.getF32FloatAttr(1.4426950408889634);
-      TypedAttr log2eAttr = scalar;
-      if (auto vec = dyn_cast<VectorType>(x.getType()))
-        log2eAttr = SplatElementsAttr::get(vec, scalar);
-      Value log2e = arith::ConstantOp::create(rewriter, loc, log2eAttr);
-      Value scaled = arith::MulFOp::create(rewriter, loc, x, log2e);
-      return state.target.exp2(rewriter, loc, scaled);
-    });
-    if (!result)
-      return rewriter.notifyMatchFailure(op, "exp of f16, bf16 or f32 only");
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-  LoweringState &state;
-};
-
-/// `op` through the target's own instruction sequence for it (`lower`):
-/// ln for math.log, 2^x for math.exp2; no device library is linked.
+/// `op` through the target's own instruction sequence for it (`lower`),
+/// in f32: no device library is linked.
 template <typename MathOp,
-          Value (GpuTarget::*lower)(OpBuilder &, Location, Value) const>
-struct TargetMathLowering : OpConversionPattern<MathOp> {
-  TargetMathLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                     LoweringState &state)
-      : OpConversionPattern<MathOp>(converter, ctx, /*benefit=*/2),
-        state(state) {}
+          Value (*lower)(const GpuTarget &, OpBuilder &, Location, Value)>
+struct TargetMathLowering : GpuOpLowering<MathOp> {
+  using GpuOpLowering<MathOp>::GpuOpLowering;
   LogicalResult
   matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value result = inF32(rewriter, loc, adaptor.getOperand(), [&](Value x) {
-      return (state.target.*lower)(rewriter, loc, x);
+      return lower(this->state.target, rewriter, loc, x);
     });
     if (!result)
       return rewriter.notifyMatchFailure(op, "f16, bf16 or f32 operands only");
     rewriter.replaceOp(op, result);
     return success();
   }
-  LoweringState &state;
 };
-using LogLowering = TargetMathLowering<math::LogOp, &GpuTarget::log>;
-using Exp2Lowering = TargetMathLowering<math::Exp2Op, &GpuTarget::exp2>;
+
+/// exp(x) = exp2(x * log2(e)), on the chip's exp2 instruction.
+Value expOnTarget(const GpuTarget &target, OpBuilder &b, Location loc,
+                  Value x) {
+  FloatAttr scalar = b.getF32FloatAttr(1.4426950408889634);
+  TypedAttr log2eAttr = scalar;
+  if (auto vec = dyn_cast<VectorType>(x.getType()))
+    log2eAttr = SplatElementsAttr::get(vec, scalar);
+  Value log2e = arith::ConstantOp::create(b, loc, log2eAttr);
+  return target.exp2(b, loc, arith::MulFOp::create(b, loc, x, log2e));
+}
+Value exp2OnTarget(const GpuTarget &target, OpBuilder &b, Location loc,
+                   Value x) {
+  return target.exp2(b, loc, x);
+}
+Value logOnTarget(const GpuTarget &target, OpBuilder &b, Location loc,
+                  Value x) {
+  return target.log(b, loc, x);
+}
+using ExpLowering = TargetMathLowering<math::ExpOp, expOnTarget>;
+using Exp2Lowering = TargetMathLowering<math::Exp2Op, exp2OnTarget>;
+using LogLowering = TargetMathLowering<math::LogOp, logOnTarget>;
 } // namespace
 
 void mla::gpu::populateElementwisePatterns(GpuTypeConverter &converter,
                                            RewritePatternSet &patterns,
                                            LoweringState &state) {
-  MLIRContext *ctx = patterns.getContext();
-  patterns.add<ElementwiseLowering>(converter, ctx);
-  patterns.add<ExpLowering, Exp2Lowering, LogLowering>(converter, ctx, state);
+  patterns.add<ElementwiseLowering>(converter, patterns.getContext());
+  // Ahead of the generic pattern.
+  patterns.add<ExpLowering, Exp2Lowering, LogLowering>(
+      converter, patterns.getContext(), state, /*benefit=*/2);
 }

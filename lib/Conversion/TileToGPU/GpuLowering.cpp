@@ -58,51 +58,6 @@ GpuTypeConverter::GpuTypeConverter(MLIRContext *ctx) {
   addTargetMaterialization(cast);
 }
 
-/// Float types LLVM has no type for.
-static bool isNarrowFloat(Type type) {
-  auto f = dyn_cast<FloatType>(type);
-  return f && f.getWidth() < 16;
-}
-
-Type mla::gpu::memoryType(Type elementType) {
-  MLIRContext *ctx = elementType.getContext();
-  if (elementType.isInteger(1))
-    return IntegerType::get(ctx, 8);
-  if (elementType.isIndex())
-    return IntegerType::get(ctx, 64);
-  if (isNarrowFloat(elementType))
-    return IntegerType::get(ctx, elementType.getIntOrFloatBitWidth());
-  return elementType;
-}
-
-Value mla::gpu::toMemory(OpBuilder &b, Location loc, Value v) {
-  Type type = v.getType();
-  Type stored = memoryType(type);
-  if (type.isInteger(1))
-    return arith::ExtUIOp::create(b, loc, stored, v);
-  if (type.isIndex())
-    return arith::IndexCastOp::create(b, loc, stored, v);
-  if (isNarrowFloat(type))
-    return arith::BitcastOp::create(b, loc, stored, v);
-  return v;
-}
-
-Value mla::gpu::fromMemory(OpBuilder &b, Location loc, Value stored,
-                           Type elementType) {
-  if (elementType.isInteger(1))
-    return arith::TruncIOp::create(b, loc, elementType, stored);
-  if (elementType.isIndex())
-    return arith::IndexCastOp::create(b, loc, elementType, stored);
-  if (isNarrowFloat(elementType))
-    return arith::BitcastOp::create(b, loc, elementType, stored);
-  return stored;
-}
-
-int64_t mla::gpu::memoryBytes(Type elementType) {
-  Type type = memoryType(elementType);
-  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
-}
-
 /// Whether converting between the two maps only renumbers registers.
 static bool inRegisters(const LaneMap &from, const LaneMap &to) {
   if (!from.sameLanesAndWarps(to))
@@ -132,16 +87,9 @@ int64_t mla::gpu::scratchBytes(Operation *op, unsigned waveSize) {
 // Views
 //===----------------------------------------------------------------------===//
 
-GpuView::GpuView(ValueRange values) {
-  unsigned rank = (values.size() - 1) / 2;
-  base = values.front();
-  sizes.assign(values.begin() + 1, values.begin() + 1 + rank);
-  strides.assign(values.begin() + 1 + rank, values.end());
-}
-
 /// Bytes from the view's base to one past its last element; 0 when empty.
-Value mla::gpu::viewExtentBytes(OpBuilder &b, Location loc, const GpuView &view,
-                                int64_t bytes) {
+Value mla::gpu::viewExtentBytes(OpBuilder &b, Location loc,
+                                const LoweredView &view, int64_t bytes) {
   Value last = indexConst(b, loc, 0);
   Value empty;
   for (auto [size, stride] : llvm::zip(view.sizes, view.strides)) {
@@ -161,7 +109,7 @@ Value mla::gpu::viewExtentBytes(OpBuilder &b, Location loc, const GpuView &view,
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), extent);
 }
 
-bool mla::gpu::rowsEndAtExtent(const GpuView &view) {
+bool mla::gpu::rowsEndAtExtent(const LoweredView &view) {
   if (view.sizes.size() != 2)
     return false;
   std::optional<int64_t> rowStride = getConstantIntValue(view.strides[0]);
@@ -235,6 +183,14 @@ Value mla::gpu::isFirstCopy(OpBuilder &b, Location loc, const LaneMap &map,
   return result;
 }
 
+void mla::gpu::enterFirstCopies(OpBuilder &b, Location loc, const LaneMap &map,
+                                const KernelIds &ids) {
+  if (Value first = isFirstCopy(b, loc, map, ids)) {
+    auto branch = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+    b.setInsertionPointToStart(&branch.getThenRegion().front());
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Registers
 //===----------------------------------------------------------------------===//
@@ -246,6 +202,17 @@ Value mla::gpu::getRegister(OpBuilder &b, Location loc, Value vec, int64_t i) {
 Value mla::gpu::makeRegisters(OpBuilder &b, Location loc, VectorType type,
                               ArrayRef<Value> elements) {
   return vector::FromElementsOp::create(b, loc, type, elements);
+}
+
+Value mla::gpu::memoryRun(OpBuilder &b, Location loc, Value vec, int64_t reg,
+                          int64_t count) {
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < count; ++i)
+    elements.push_back(toMemory(b, loc, getRegister(b, loc, vec, reg + i)));
+  if (count == 1)
+    return elements.front();
+  return makeRegisters(
+      b, loc, VectorType::get({count}, elements.front().getType()), elements);
 }
 
 Value mla::gpu::getRegisters(OpBuilder &b, Location loc, Value vec,
@@ -279,20 +246,22 @@ static Value linearIndex(OpBuilder &b, Location loc, ArrayRef<Value> coords,
   return linear;
 }
 
-/// How many consecutive registers of `map`, starting at a multiple of the
-/// result, hold consecutive elements of the last dimension.
-static int64_t contiguousRun(const LaneMap &map, int64_t maxElements) {
+int64_t mla::gpu::registerRun(const LaneMap &map, int64_t dim) {
   for (const LaneFactor &f : map.getFactors()) {
     if (f.hw != HwDim::Register)
       continue;
-    if (f.dim != map.getRank() - 1 || f.stride != 1)
-      return 1;
-    int64_t run = f.size;
-    while (run > maxElements || run <= 0)
-      run /= 2;
-    return std::max<int64_t>(run, 1);
+    return f.dim == dim && f.stride == 1 ? f.size : 1;
   }
   return 1;
+}
+
+/// How many consecutive registers of `map`, starting at a multiple of the
+/// result, hold consecutive elements of the last dimension.
+static int64_t contiguousRun(const LaneMap &map, int64_t maxElements) {
+  int64_t run = registerRun(map, map.getRank() - 1);
+  while (run > maxElements || run <= 0)
+    run /= 2;
+  return std::max<int64_t>(run, 1);
 }
 
 /// Calls `body(reg, count, linearIndex)` for runs of `count` registers of
@@ -331,23 +300,11 @@ Value mla::gpu::exchangeThroughLds(OpBuilder &b, Location loc,
   state.target.barrier(b, loc);
   {
     OpBuilder::InsertionGuard guard(b);
-    if (Value first = isFirstCopy(b, loc, from, ids)) {
-      auto branch = scf::IfOp::create(b, loc, first, /*withElse=*/false);
-      b.setInsertionPointToStart(&branch.getThenRegion().front());
-    }
+    enterFirstCopies(b, loc, from, ids);
     SmallVector<Value> base = laneWarpCoords(b, loc, from, ids);
     forEachRun(b, loc, from, base, maxRun, /*firstCopiesOnly=*/true,
                [&](int64_t reg, int64_t count, Value linear) {
-                 SmallVector<Value> elements;
-                 for (int64_t i = 0; i < count; ++i)
-                   elements.push_back(
-                       toMemory(b, loc, getRegister(b, loc, regs, reg + i)));
-                 Value value =
-                     count == 1
-                         ? elements.front()
-                         : makeRegisters(b, loc,
-                                         VectorType::get({count}, stored),
-                                         elements);
+                 Value value = memoryRun(b, loc, regs, reg, count);
                  LLVM::StoreOp::create(b, loc, value, address(linear),
                                        /*alignment=*/bytes * count);
                });

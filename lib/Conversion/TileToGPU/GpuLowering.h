@@ -12,6 +12,7 @@
 #define MLA_LIB_CONVERSION_TILETOGPU_GPULOWERING_H
 
 #include "mla/Conversion/TileToGPU/GpuTarget.h"
+#include "mla/Conversion/Utils/TileMemory.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -55,29 +56,39 @@ public:
   explicit GpuTypeConverter(mlir::MLIRContext *ctx);
 };
 
-/// The converted form of a `!tile.view` value: (base, sizes..., strides...).
-struct GpuView {
-  mlir::Value base;
-  llvm::SmallVector<mlir::Value> sizes;
-  llvm::SmallVector<mlir::Value> strides;
+/// The base of the patterns of convert-tile-to-gpu: the state they share,
+/// so that each pattern is only its rewrite.
+template <typename SourceOp>
+class GpuOpLowering : public mlir::OpConversionPattern<SourceOp> {
+public:
+  GpuOpLowering(const GpuTypeConverter &converter, mlir::MLIRContext *ctx,
+                LoweringState &state, mlir::PatternBenefit benefit = 1)
+      : mlir::OpConversionPattern<SourceOp>(converter, ctx, benefit),
+        state(state) {}
 
-  explicit GpuView(mlir::ValueRange values);
+protected:
+  LoweringState &state;
 };
 
 /// Bytes (i64) from the view's base to one past its last element of
 /// `bytes` bytes; 0 when the view is empty.
 mlir::Value viewExtentBytes(mlir::OpBuilder &b, mlir::Location loc,
-                            const GpuView &view, int64_t bytes);
+                            const LoweredView &view, int64_t bytes);
 
 /// Whether every element of a row past the end of the rank-2 `view` lies
 /// past its extent (viewExtentBytes): static strides with rows that do not
 /// overlap (the row stride at least the span of a row). A chip that bounds
 /// its accesses by the extent (GpuTarget::boundsAccesses) then needs no
 /// check of the row.
-bool rowsEndAtExtent(const GpuView &view);
+bool rowsEndAtExtent(const LoweredView &view);
 
 /// The per-lane vector type of a tile type with a layout.
 mlir::VectorType registerType(mlir::RankedTensorType type);
+
+/// How many registers of one lane, from register 0, hold consecutive
+/// elements along `dim`: the first register digit when it walks `dim` with
+/// unit stride, else 1.
+int64_t registerRun(const tilegpu::LaneMap &map, int64_t dim);
 
 /// The LDS bytes `op` needs as scratch (all scratch uses share one region,
 /// each bracketed by barriers); 0 when it needs none.
@@ -103,6 +114,11 @@ llvm::SmallVector<mlir::Value> laneWarpCoords(mlir::OpBuilder &b,
 mlir::Value isFirstCopy(mlir::OpBuilder &b, mlir::Location loc,
                         const tilegpu::LaneMap &map, const KernelIds &ids);
 
+/// Moves the insertion point of `b` into a branch that only the first
+/// copies of `map`'s elements take, where it has replicas (isFirstCopy).
+void enterFirstCopies(mlir::OpBuilder &b, mlir::Location loc,
+                      const tilegpu::LaneMap &map, const KernelIds &ids);
+
 //===----------------------------------------------------------------------===//
 // Registers
 //===----------------------------------------------------------------------===//
@@ -114,20 +130,36 @@ mlir::Value getRegister(mlir::OpBuilder &b, mlir::Location loc, mlir::Value vec,
 mlir::Value makeRegisters(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::VectorType type,
                           llvm::ArrayRef<mlir::Value> elements);
+/// Registers [reg, reg + count) in their memory form: one element, or a
+/// vector of them.
+mlir::Value memoryRun(mlir::OpBuilder &b, mlir::Location loc, mlir::Value vec,
+                      int64_t reg, int64_t count);
 /// Registers [offset, offset + count) as a vector.
 mlir::Value getRegisters(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value vec, int64_t offset, int64_t count);
 
-/// The element type a tile element is stored as in memory: i1 as i8,
-/// index as i64, fp8/fp4/E8M0 as integers of their width (LLVM has no such
-/// types); the rest as is.
-mlir::Type memoryType(mlir::Type elementType);
+/// Tile elements in memory: i1 as i8, index as i64, fp8/fp4/E8M0 as
+/// integers of their width (LLVM has no such types); the rest as is.
+inline constexpr ElementStorage kGpuStorage{/*minFloatBits=*/16,
+                                            /*boolAsByte=*/true,
+                                            /*wholeBytes=*/false,
+                                            /*alignedLoads=*/true};
+inline mlir::Type memoryType(mlir::Type elementType) {
+  return kGpuStorage.storedType(elementType);
+}
 /// A register element in its memory form, and back.
-mlir::Value toMemory(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
-mlir::Value fromMemory(mlir::OpBuilder &b, mlir::Location loc,
-                       mlir::Value stored, mlir::Type elementType);
+inline mlir::Value toMemory(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value v) {
+  return kGpuStorage.toStored(b, loc, v);
+}
+inline mlir::Value fromMemory(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value stored, mlir::Type elementType) {
+  return kGpuStorage.fromStored(b, loc, stored, elementType);
+}
 /// Bytes of one element in memory.
-int64_t memoryBytes(mlir::Type elementType);
+inline int64_t memoryBytes(mlir::Type elementType) {
+  return kGpuStorage.storedBytes(elementType);
+}
 
 //===----------------------------------------------------------------------===//
 // LDS

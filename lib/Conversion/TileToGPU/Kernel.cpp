@@ -8,8 +8,8 @@ using namespace mla;
 using namespace mla::gpu;
 
 namespace {
-struct ReturnLowering : OpConversionPattern<tile::ReturnOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ReturnLowering : GpuOpLowering<tile::ReturnOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::ReturnOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -18,8 +18,8 @@ struct ReturnLowering : OpConversionPattern<tile::ReturnOp> {
   }
 };
 
-struct ProgramIdLowering : OpConversionPattern<tile::ProgramIdOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ProgramIdLowering : GpuOpLowering<tile::ProgramIdOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::ProgramIdOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -29,10 +29,8 @@ struct ProgramIdLowering : OpConversionPattern<tile::ProgramIdOp> {
   }
 };
 
-struct NumProgramsLowering : OpConversionPattern<tile::NumProgramsOp> {
-  NumProgramsLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                      LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
+struct NumProgramsLowering : GpuOpLowering<tile::NumProgramsOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::NumProgramsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -44,36 +42,12 @@ struct NumProgramsLowering : OpConversionPattern<tile::NumProgramsOp> {
                                static_cast<unsigned>(op.getAxis()), threads));
     return success();
   }
-  LoweringState &state;
-};
-
-/// A per-program scalar (indptr entries, work items): one plain load, the
-/// same address in every lane.
-struct LoadScalarLowering : OpConversionPattern<tile::LoadScalarOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tile::LoadScalarOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type element = memoryType(op.getType());
-    Value index = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getI64Type(), adaptor.getIndex());
-    Value address =
-        LLVM::GEPOp::create(rewriter, loc, adaptor.getPtr().getType(), element,
-                            adaptor.getPtr(), ValueRange{index});
-    Value value = LLVM::LoadOp::create(rewriter, loc, element, address,
-                                       memoryBytes(op.getType()));
-    rewriter.replaceOp(op, fromMemory(rewriter, loc, value, op.getType()));
-    return success();
-  }
 };
 } // namespace
 
 void mla::gpu::populateKernelPatterns(GpuTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       LoweringState &state) {
-  MLIRContext *ctx = patterns.getContext();
-  patterns.add<ReturnLowering, ProgramIdLowering, LoadScalarLowering>(converter,
-                                                                      ctx);
-  patterns.add<NumProgramsLowering>(converter, ctx, state);
+  patterns.add<ReturnLowering, ProgramIdLowering, NumProgramsLowering>(
+      converter, patterns.getContext(), state);
 }

@@ -28,12 +28,16 @@ using namespace mla::tilegpu;
 namespace {
 /// What a tile load or store does per register run.
 struct TileAccess {
-  explicit TileAccess(GpuView view) : view(std::move(view)) {}
-  GpuView view;
+  explicit TileAccess(LoweredView view) : view(std::move(view)) {}
+  LoweredView view;
   SmallVector<Value> origin;
-  /// Per-lane mask registers and the mask's lane map, when masked.
+  /// Per-lane mask registers and the mask's lane map, when masked, and
+  /// per register of the tile the mask register that covers it.
   Value mask;
   LaneMap maskMap;
+  SmallVector<int64_t> maskRegs;
+  /// When set, an i1 that every element's validity also needs.
+  Value first;
   LaneMap map;
   Type element;
   int64_t bytes = 0;
@@ -72,17 +76,10 @@ static int64_t vectorRun(const LaneMap &map, Value view, int64_t bytes) {
   std::optional<int64_t> stride = staticStride(view, map.getRank() - 1);
   if (!stride || *stride != 1)
     return 1;
-  for (const LaneFactor &f : map.getFactors()) {
-    if (f.hw != HwDim::Register)
-      continue;
-    if (f.dim != map.getRank() - 1 || f.stride != 1)
-      return 1;
-    int64_t run = f.size;
-    while (run * bytes > kMaxAccessBytes)
-      run /= 2;
-    return std::max<int64_t>(run, 1);
-  }
-  return 1;
+  int64_t run = registerRun(map, map.getRank() - 1);
+  while (run * bytes > kMaxAccessBytes)
+    run /= 2;
+  return std::max<int64_t>(run, 1);
 }
 
 /// For each register of `map`, the register of `maskMap` holding the mask
@@ -107,7 +104,7 @@ template <typename OpTy, typename Adaptor>
 static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
                                 Adaptor adaptor, RankedTensorType tile,
                                 const LoweringState &state) {
-  TileAccess access{GpuView(adaptor.getView())};
+  TileAccess access{LoweredView(adaptor.getView())};
   for (ValueRange index : adaptor.getIndices())
     access.origin.push_back(index.front());
   access.map = getLaneMap(tile);
@@ -116,6 +113,7 @@ static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
   if (op.getMask()) {
     access.mask = adaptor.getMask().front();
     access.maskMap = getLaneMap(cast<RankedTensorType>(op.getMask().getType()));
+    access.maskRegs = maskRegisters(access.map, access.maskMap);
   }
   access.run = vectorRun(access.map, op.getView(), access.bytes);
   // A mask over the leading dimensions only is the same for a whole run.
@@ -143,17 +141,13 @@ static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
 /// The byte offset (i32) of the element at view position `pos`, and per
 /// element of the run whether it is valid.
 static std::pair<Value, SmallVector<Value>>
-runAddress(OpBuilder &b, Location loc, const TileAccess &access, int64_t reg,
-           ArrayRef<int64_t> maskRegs) {
+runAddress(OpBuilder &b, Location loc, const TileAccess &access, int64_t reg) {
   SmallVector<int64_t> c = access.map.partialCoords(HwDim::Register, reg);
   SmallVector<Value> pos;
   for (auto [d, base] : llvm::enumerate(access.laneCoords))
     pos.push_back(
         arith::AddIOp::create(b, loc, base, indexConst(b, loc, c[d])));
-  Value linear = indexConst(b, loc, 0);
-  for (auto [p, stride] : llvm::zip(pos, access.view.strides))
-    linear = arith::AddIOp::create(b, loc, linear,
-                                   arith::MulIOp::create(b, loc, p, stride));
+  Value linear = viewElementOffset(b, loc, access.view, pos);
   Value offset = toI32(
       b, loc,
       arith::MulIOp::create(b, loc, linear, indexConst(b, loc, access.bytes)));
@@ -175,9 +169,13 @@ runAddress(OpBuilder &b, Location loc, const TileAccess &access, int64_t reg,
       ok = arith::AndIOp::create(b, loc, ok, leading);
     if (access.mask)
       ok = arith::AndIOp::create(
-          b, loc, ok, getRegister(b, loc, access.mask, maskRegs[reg + i]));
+          b, loc, ok,
+          getRegister(b, loc, access.mask, access.maskRegs[reg + i]));
     valid.push_back(ok);
   }
+  if (access.first)
+    for (Value &v : valid)
+      v = arith::AndIOp::create(b, loc, v, access.first);
   return {offset, valid};
 }
 
@@ -238,37 +236,8 @@ static Value loadRun(OpBuilder &b, Location loc, const TileAccess &access,
 }
 
 namespace {
-struct ViewLowering : OpConversionPattern<tile::ViewOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tile::ViewOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value base = adaptor.getBase().front();
-    if (!adaptor.getOffset().empty()) {
-      Value offset = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getI64Type(), adaptor.getOffset().front());
-      base = LLVM::GEPOp::create(rewriter, loc, base.getType(),
-                                 memoryType(op.getType().getElementType()),
-                                 base, ValueRange{offset});
-    }
-    SmallVector<Value> values = {base};
-    for (unsigned d = 0, e = op.getType().getRank(); d < e; ++d)
-      values.push_back(
-          getValueOrCreateConstantIndexOp(rewriter, loc, op.getMixedSize(d)));
-    for (unsigned d = 0, e = op.getType().getRank(); d < e; ++d)
-      values.push_back(
-          getValueOrCreateConstantIndexOp(rewriter, loc, op.getMixedStride(d)));
-    rewriter.replaceOpWithMultiple(op, {values});
-    return success();
-  }
-};
-
-struct LoadLowering : OpConversionPattern<tile::LoadOp> {
-  LoadLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-               LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct LoadLowering : GpuOpLowering<tile::LoadOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::LoadOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -277,9 +246,6 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
     if (!getLayout(tile))
       return rewriter.notifyMatchFailure(op, "tile has no layout");
     TileAccess access = prepareAccess(rewriter, loc, op, adaptor, tile, state);
-    SmallVector<int64_t> maskRegs;
-    if (access.mask)
-      maskRegs = maskRegisters(access.map, access.maskMap);
 
     Type stored = memoryType(access.element);
     // Invalid elements read as zero bits: only another padding value
@@ -294,18 +260,14 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
 
     // A tile that only goes to LDS is written there by its first copies
     // (local_alloc): replicas in other lanes or waves need not read memory.
-    Value first;
     if (!op->use_empty() && llvm::all_of(op->getUsers(), [](Operation *user) {
           return isa<LocalAllocOp>(user);
         }))
-      first = isFirstCopy(rewriter, loc, access.map, state.idsFor(op));
+      access.first = isFirstCopy(rewriter, loc, access.map, state.idsFor(op));
 
     SmallVector<Value> elements(access.map.numRegisters());
     for (int64_t r = 0; r < access.map.numRegisters(); r += access.run) {
-      auto [offset, valid] = runAddress(rewriter, loc, access, r, maskRegs);
-      if (first)
-        for (Value &v : valid)
-          v = arith::AndIOp::create(rewriter, loc, v, first);
+      auto [offset, valid] = runAddress(rewriter, loc, access, r);
       Value loaded = loadRun(rewriter, loc, access, stored, offset, valid);
       for (int64_t i = 0; i < access.run; ++i) {
         Value element = fromMemory(
@@ -321,14 +283,10 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
         op, makeRegisters(rewriter, loc, registerType(tile), elements));
     return success();
   }
-  LoweringState &state;
 };
 
-struct StoreLowering : OpConversionPattern<tile::StoreOp> {
-  StoreLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct StoreLowering : GpuOpLowering<tile::StoreOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::StoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -337,22 +295,16 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
     if (!getLayout(tile))
       return rewriter.notifyMatchFailure(op, "tile has no layout");
     TileAccess access = prepareAccess(rewriter, loc, op, adaptor, tile, state);
-    SmallVector<int64_t> maskRegs;
-    if (access.mask)
-      maskRegs = maskRegisters(access.map, access.maskMap);
     Value regs = adaptor.getValue().front();
     // Replicas of an element hold the same value: only the first copy
     // writes.
-    Value first = isFirstCopy(rewriter, loc, access.map, state.idsFor(op));
+    access.first = isFirstCopy(rewriter, loc, access.map, state.idsFor(op));
     Type stored = memoryType(access.element);
 
     for (int64_t r = 0; r < access.map.numRegisters(); r += access.run) {
       if (!access.map.isOwner(HwDim::Register, r))
         continue;
-      auto [offset, valid] = runAddress(rewriter, loc, access, r, maskRegs);
-      if (first)
-        for (Value &v : valid)
-          v = arith::AndIOp::create(rewriter, loc, v, first);
+      auto [offset, valid] = runAddress(rewriter, loc, access, r);
       SmallVector<Value> elements;
       for (int64_t i = 0; i < access.run; ++i)
         elements.push_back(
@@ -392,14 +344,13 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  LoweringState &state;
 };
 } // namespace
 
 void mla::gpu::populateMemoryPatterns(GpuTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       LoweringState &state) {
-  MLIRContext *ctx = patterns.getContext();
-  patterns.add<ViewLowering>(converter, ctx);
-  patterns.add<LoadLowering, StoreLowering>(converter, ctx, state);
+  populateTileMemoryPatterns(converter, patterns, kGpuStorage);
+  patterns.add<LoadLowering, StoreLowering>(converter, patterns.getContext(),
+                                            state);
 }

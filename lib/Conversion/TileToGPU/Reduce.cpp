@@ -19,27 +19,29 @@ using namespace mla;
 using namespace mla::gpu;
 using namespace mla::tilegpu;
 
+/// `FloatOp` of `x` and `y` on floats, `IntOp` on integers.
+template <typename FloatOp, typename IntOp>
+static Value floatOrInt(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(getElementTypeOrSelf(x.getType())))
+    return FloatOp::create(b, loc, x, y);
+  return IntOp::create(b, loc, x, y);
+}
+
 static Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind, Value x,
                      Value y) {
-  bool isFloat = isa<FloatType>(getElementTypeOrSelf(x.getType()));
   switch (kind) {
   case tile::ReduceKind::sum:
-    return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
-                   : Value(arith::AddIOp::create(b, loc, x, y));
+    return floatOrInt<arith::AddFOp, arith::AddIOp>(b, loc, x, y);
   case tile::ReduceKind::max:
-    return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, y))
-                   : Value(arith::MaxSIOp::create(b, loc, x, y));
+    return floatOrInt<arith::MaximumFOp, arith::MaxSIOp>(b, loc, x, y);
   case tile::ReduceKind::min:
-    return isFloat ? Value(arith::MinimumFOp::create(b, loc, x, y))
-                   : Value(arith::MinSIOp::create(b, loc, x, y));
+    return floatOrInt<arith::MinimumFOp, arith::MinSIOp>(b, loc, x, y);
   // LLVM's own intrinsics: MLIR's NVVM patterns would turn arith.maxnumf
   // into a libdevice call.
   case tile::ReduceKind::maxnum:
-    return isFloat ? Value(LLVM::MaxNumOp::create(b, loc, x, y))
-                   : Value(arith::MaxSIOp::create(b, loc, x, y));
+    return floatOrInt<LLVM::MaxNumOp, arith::MaxSIOp>(b, loc, x, y);
   case tile::ReduceKind::minnum:
-    return isFloat ? Value(LLVM::MinNumOp::create(b, loc, x, y))
-                   : Value(arith::MinSIOp::create(b, loc, x, y));
+    return floatOrInt<LLVM::MinNumOp, arith::MinSIOp>(b, loc, x, y);
   }
   llvm_unreachable("unknown reduction");
 }
@@ -52,11 +54,8 @@ static SmallVector<int64_t> dropDim(ArrayRef<int64_t> coords, int64_t dim) {
 }
 
 namespace {
-struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
-  ReduceLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                 LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct ReduceLowering : GpuOpLowering<tile::ReduceOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -187,8 +186,6 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
       values[r] = total;
     }
   }
-
-  LoweringState &state;
 };
 } // namespace
 

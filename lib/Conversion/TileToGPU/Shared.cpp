@@ -112,17 +112,10 @@ static int64_t sharedRun(const LaneMap &map, MemDescType type) {
   SharedAttr layout = type.getLayout();
   int64_t fast = layout.getOrder()[0];
   int64_t bytes = memoryBytes(type.getElementType());
-  for (const LaneFactor &f : map.getFactors()) {
-    if (f.hw != HwDim::Register)
-      continue;
-    if (f.dim != fast || f.stride != 1)
-      return 1;
-    int64_t run = std::min<int64_t>(f.size, layout.getVec());
-    while (run * bytes > 16 || layout.getVec() % run != 0)
-      run /= 2;
-    return std::max<int64_t>(run, 1);
-  }
-  return 1;
+  int64_t run = std::min<int64_t>(registerRun(map, fast), layout.getVec());
+  while (run * bytes > 16 || layout.getVec() % run != 0)
+    run /= 2;
+  return std::max<int64_t>(run, 1);
 }
 
 std::pair<MemDescType, SmallVector<int64_t>>
@@ -505,24 +498,13 @@ static void loadMatrices(OpBuilder &b, Location loc, const LoweringState &state,
 static void storeTile(OpBuilder &b, Location loc, const KernelIds &ids,
                       Value regs, const LaneMap &map, MemDescType type,
                       ArrayRef<int64_t> offsets, Value base) {
-  Type stored = memoryType(type.getElementType());
   int64_t bytes = memoryBytes(type.getElementType());
   OpBuilder::InsertionGuard guard(b);
-  if (Value first = isFirstCopy(b, loc, map, ids)) {
-    auto branch = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
-    b.setInsertionPointToStart(&branch.getThenRegion().front());
-  }
+  enterFirstCopies(b, loc, map, ids);
   forEachSharedRun(
       b, loc, map, type, offsets, ids, /*firstCopiesOnly=*/true,
       [&](int64_t reg, int64_t count, Value at) {
-        SmallVector<Value> elements;
-        for (int64_t i = 0; i < count; ++i)
-          elements.push_back(
-              toMemory(b, loc, getRegister(b, loc, regs, reg + i)));
-        Value value =
-            count == 1 ? elements.front()
-                       : makeRegisters(b, loc, VectorType::get({count}, stored),
-                                       elements);
+        Value value = memoryRun(b, loc, regs, reg, count);
         Value address =
             ldsAddress(b, loc, ids,
                        arith::AddIOp::create(b, loc, base, toI32(b, loc, at)));
@@ -553,11 +535,8 @@ static Value loadWithinWord(OpBuilder &b, Location loc, const KernelIds &ids,
 }
 
 namespace {
-struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
-  LocalAllocLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                     LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct LocalAllocLowering : GpuOpLowering<LocalAllocOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(LocalAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -576,14 +555,10 @@ struct LocalAllocLowering : OpConversionPattern<LocalAllocOp> {
     rewriter.replaceOp(op, base);
     return success();
   }
-  LoweringState &state;
 };
 
-struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
-  LocalStoreLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                     LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct LocalStoreLowering : GpuOpLowering<LocalStoreOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -597,14 +572,10 @@ struct LocalStoreLowering : OpConversionPattern<LocalStoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  LoweringState &state;
 };
 
-struct BarrierLowering : OpConversionPattern<BarrierOp> {
-  BarrierLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                  LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct BarrierLowering : GpuOpLowering<BarrierOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -612,11 +583,10 @@ struct BarrierLowering : OpConversionPattern<BarrierOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  LoweringState &state;
 };
 
-struct MemDescSliceLowering : OpConversionPattern<MemDescSliceOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct MemDescSliceLowering : GpuOpLowering<MemDescSliceOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(MemDescSliceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -626,11 +596,8 @@ struct MemDescSliceLowering : OpConversionPattern<MemDescSliceOp> {
   }
 };
 
-struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
-  LocalLoadLowering(GpuTypeConverter &converter, MLIRContext *ctx,
-                    LoweringState &state)
-      : OpConversionPattern(converter, ctx), state(state) {}
-
+struct LocalLoadLowering : GpuOpLowering<LocalLoadOp> {
+  using GpuOpLowering::GpuOpLowering;
   LogicalResult
   matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -686,7 +653,6 @@ struct LocalLoadLowering : OpConversionPattern<LocalLoadOp> {
         op, makeRegisters(rewriter, loc, registerType(type), elements));
     return success();
   }
-  LoweringState &state;
 };
 } // namespace
 
@@ -719,8 +685,7 @@ void mla::gpu::dropRepeatedBarriers(Operation *func, const GpuTarget &target) {
 void mla::gpu::populateSharedPatterns(GpuTypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       LoweringState &state) {
-  MLIRContext *ctx = patterns.getContext();
   patterns.add<LocalAllocLowering, LocalLoadLowering, LocalStoreLowering,
-               BarrierLowering>(converter, ctx, state);
-  patterns.add<MemDescSliceLowering>(converter, ctx);
+               BarrierLowering, MemDescSliceLowering>(
+      converter, patterns.getContext(), state);
 }

@@ -33,43 +33,39 @@ struct RangeLowering : OpConversionPattern<tile::RangeOp> {
   }
 };
 
-struct SplatLowering : OpConversionPattern<tile::SplatOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// A tile op that one linalg op computes into a new tile of its result
+/// type: `build` creates that op from the converted operands and the tile.
+template <typename SourceOp,
+          Operation *(*build)(OpBuilder &, SourceOp, typename SourceOp::Adaptor,
+                              Value)>
+struct IntoNewTileLowering : OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(tile::SplatOp op, OpAdaptor adaptor,
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value empty = host::emptyTile(rewriter, op.getLoc(), op.getType());
-    rewriter.replaceOpWithNewOp<linalg::FillOp>(op, adaptor.getValue(), empty);
+    rewriter.replaceOp(op, build(rewriter, op, adaptor, empty));
     return success();
   }
 };
 
-struct BroadcastLowering : OpConversionPattern<tile::BroadcastOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value empty = host::emptyTile(rewriter, op.getLoc(), op.getType());
-    auto broadcast = linalg::BroadcastOp::create(
-        rewriter, op.getLoc(), adaptor.getInput(), empty, op.getDims());
-    rewriter.replaceOp(op, broadcast.getResults());
-    return success();
-  }
-};
-
-struct TransLowering : OpConversionPattern<tile::TransOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tile::TransOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value empty = host::emptyTile(rewriter, op.getLoc(), op.getType());
-    auto transpose =
-        linalg::TransposeOp::create(rewriter, op.getLoc(), adaptor.getInput(),
-                                    empty, ArrayRef<int64_t>{1, 0});
-    rewriter.replaceOp(op, transpose.getResults());
-    return success();
-  }
-};
+Operation *fill(OpBuilder &b, tile::SplatOp op, tile::SplatOp::Adaptor adaptor,
+                Value empty) {
+  return linalg::FillOp::create(b, op.getLoc(), adaptor.getValue(), empty);
+}
+Operation *broadcast(OpBuilder &b, tile::BroadcastOp op,
+                     tile::BroadcastOp::Adaptor adaptor, Value empty) {
+  return linalg::BroadcastOp::create(b, op.getLoc(), adaptor.getInput(), empty,
+                                     op.getDims());
+}
+Operation *transpose(OpBuilder &b, tile::TransOp op,
+                     tile::TransOp::Adaptor adaptor, Value empty) {
+  return linalg::TransposeOp::create(b, op.getLoc(), adaptor.getInput(), empty,
+                                     ArrayRef<int64_t>{1, 0});
+}
+using SplatLowering = IntoNewTileLowering<tile::SplatOp, fill>;
+using BroadcastLowering = IntoNewTileLowering<tile::BroadcastOp, broadcast>;
+using TransLowering = IntoNewTileLowering<tile::TransOp, transpose>;
 } // namespace
 
 void mla::populateTileBuildToHostPatterns(const HostTypeConverter &converter,

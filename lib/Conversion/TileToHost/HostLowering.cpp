@@ -15,33 +15,6 @@ using namespace mla;
 // Shared helpers
 //===----------------------------------------------------------------------===//
 
-Type host::storageType(Type type) {
-  if (type.isIndex())
-    return IntegerType::get(type.getContext(), 64);
-  if (isa<Float32Type, Float64Type, IntegerType>(type))
-    return type;
-  // Floats x86 has no registers for travel as integers of their width.
-  return IntegerType::get(type.getContext(),
-                          llvm::alignTo(type.getIntOrFloatBitWidth(), 8));
-}
-
-Value host::fromStorage(OpBuilder &b, Location loc, Value stored, Type type) {
-  if (stored.getType() == type)
-    return stored;
-  if (type.isIndex())
-    return arith::IndexCastOp::create(b, loc, type, stored);
-  return arith::BitcastOp::create(b, loc, type, stored);
-}
-
-Value host::toStorage(OpBuilder &b, Location loc, Value value) {
-  Type storage = storageType(value.getType());
-  if (storage == value.getType())
-    return value;
-  if (value.getType().isIndex())
-    return arith::IndexCastOp::create(b, loc, storage, value);
-  return arith::BitcastOp::create(b, loc, storage, value);
-}
-
 Value host::emptyTile(OpBuilder &b, Location loc, RankedTensorType type) {
   return tensor::EmptyOp::create(b, loc, type.getShape(),
                                  type.getElementType());

@@ -4,20 +4,31 @@
 #define MLA_LIB_CONVERSION_TILETOHOST_HOSTLOWERING_H
 
 #include "mla/Conversion/TileToHost/TileToHost.h"
+#include "mla/Conversion/Utils/TileMemory.h"
 
 #include "mlir/IR/Builders.h"
 
 namespace mla::host {
 
-/// The type an element of `type` is moved around as in host code: floats
-/// narrower than f32 as integers of the same width, index as i64.
-mlir::Type storageType(mlir::Type type);
-
+/// Tile elements in host code: floats narrower than f32 as integers of
+/// their width in whole bytes (x86 has no registers for them), index as
+/// i64.
+inline constexpr ElementStorage kHostStorage{/*minFloatBits=*/32,
+                                             /*boolAsByte=*/false,
+                                             /*wholeBytes=*/true,
+                                             /*alignedLoads=*/false};
+inline mlir::Type storageType(mlir::Type type) {
+  return kHostStorage.storedType(type);
+}
 /// Converts between a value of `type` and its storage form.
-mlir::Value fromStorage(mlir::OpBuilder &b, mlir::Location loc,
-                        mlir::Value stored, mlir::Type type);
-mlir::Value toStorage(mlir::OpBuilder &b, mlir::Location loc,
-                      mlir::Value value);
+inline mlir::Value fromStorage(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value stored, mlir::Type type) {
+  return kHostStorage.fromStored(b, loc, stored, type);
+}
+inline mlir::Value toStorage(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value value) {
+  return kHostStorage.toStored(b, loc, value);
+}
 
 /// Decodes a tile of a narrow float format (fp8) element by element to f32,
 /// multiplies by `scale` when given, and rounds to `resultElement`.

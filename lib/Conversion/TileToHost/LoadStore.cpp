@@ -19,24 +19,10 @@ using namespace mlir;
 using namespace mla;
 
 namespace {
-/// The converted form of a `!tile.view` value.
-struct HostView {
-  Value base;
-  ValueRange sizes;
-  ValueRange strides;
-
-  explicit HostView(ValueRange values) {
-    unsigned rank = (values.size() - 1) / 2;
-    base = values.front();
-    sizes = values.slice(1, rank);
-    strides = values.slice(1 + rank, rank);
-  }
-};
-
 /// What loads and stores share: the view, the tile's origin in it and the
 /// optional mask, as converted values.
 struct HostAccess {
-  HostView view;
+  LoweredView view;
   SmallVector<Value> origin;
   Value mask;
 
@@ -58,13 +44,10 @@ struct GuardedPosition {
 } // namespace
 
 /// Address of element `position` of a view of `elementType`.
-static Value elementAddress(OpBuilder &b, Location loc, const HostView &view,
+static Value elementAddress(OpBuilder &b, Location loc, const LoweredView &view,
                             ValueRange position, Type elementType) {
-  Value linear = arith::ConstantIndexOp::create(b, loc, 0);
-  for (auto [pos, stride] : llvm::zip(position, view.strides))
-    linear = arith::AddIOp::create(b, loc, linear,
-                                   arith::MulIOp::create(b, loc, pos, stride));
-  Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), linear);
+  Value offset = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(), viewElementOffset(b, loc, view, position));
   return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
                              host::storageType(elementType), view.base,
                              ValueRange{offset});
@@ -94,33 +77,6 @@ static GuardedPosition guardedPosition(OpBuilder &b, Location loc,
 }
 
 namespace {
-struct ViewLowering : OpConversionPattern<tile::ViewOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tile::ViewOp op, OneToNOpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value base = adaptor.getBase().front();
-    if (!adaptor.getOffset().empty()) {
-      Value offset = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getI64Type(), adaptor.getOffset().front());
-      base =
-          LLVM::GEPOp::create(rewriter, loc, base.getType(),
-                              host::storageType(op.getType().getElementType()),
-                              base, ValueRange{offset});
-    }
-    SmallVector<Value> values = {base};
-    for (unsigned d = 0, e = op.getType().getRank(); d < e; ++d)
-      values.push_back(
-          getValueOrCreateConstantIndexOp(rewriter, loc, op.getMixedSize(d)));
-    for (unsigned d = 0, e = op.getType().getRank(); d < e; ++d)
-      values.push_back(
-          getValueOrCreateConstantIndexOp(rewriter, loc, op.getMixedStride(d)));
-    rewriter.replaceOpWithMultiple(op, {values});
-    return success();
-  }
-};
-
 struct LoadLowering : OpConversionPattern<tile::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -196,29 +152,10 @@ struct StoreLowering : OpConversionPattern<tile::StoreOp> {
     return success();
   }
 };
-
-struct LoadScalarLowering : OpConversionPattern<tile::LoadScalarOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tile::LoadScalarOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type type = op.getType();
-    Value offset = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getI64Type(), adaptor.getIndex());
-    Value addr = LLVM::GEPOp::create(rewriter, loc, adaptor.getPtr().getType(),
-                                     host::storageType(type), adaptor.getPtr(),
-                                     ValueRange{offset});
-    Value stored =
-        LLVM::LoadOp::create(rewriter, loc, host::storageType(type), addr);
-    rewriter.replaceOp(op, host::fromStorage(rewriter, loc, stored, type));
-    return success();
-  }
-};
 } // namespace
 
 void mla::populateTileMemoryToHostPatterns(const HostTypeConverter &converter,
                                            RewritePatternSet &patterns) {
-  patterns.add<ViewLowering, LoadLowering, StoreLowering, LoadScalarLowering>(
-      converter, patterns.getContext());
+  populateTileMemoryPatterns(converter, patterns, host::kHostStorage);
+  patterns.add<LoadLowering, StoreLowering>(converter, patterns.getContext());
 }
