@@ -174,14 +174,8 @@ TEST(MlaDriver, KernelSelection) {
       "argument 'combine' is ptr i64, expected ptr i32 for kv dtype bf16"));
 }
 
-/// An edit of manifestText(kPartialArgs): `from` replaced by `to`, and the
-/// error of selecting bf16/16 kernels from the result.
-struct ManifestEdit {
-  const char *from;
-  const char *to;
-  const char *error;
-};
-
+// Edits of manifestText(kPartialArgs) and the error of selecting bf16/16
+// kernels from the result.
 const ManifestEdit kSelectionErrors[] = {
     {"\"kv_tile\": 64, ", "",
      "kernel 'partial': mla.partial needs launch.kv_tile"},

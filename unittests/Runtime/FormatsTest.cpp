@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 using namespace mla::runtime;
 
@@ -116,19 +117,12 @@ TEST(Formats, Fp4AndE8M0) {
     EXPECT_EQ(floatToFp4E2M1(fp4E2M1ToFloat(code)), code);
   }
   EXPECT_EQ(fp4E2M1ToFloat(0x10 | 0x3), 1.5f);
-  // Ties to even codes.
-  EXPECT_EQ(floatToFp4E2M1(0.25f), 0);
-  EXPECT_EQ(floatToFp4E2M1(0.75f), 2);
-  EXPECT_EQ(floatToFp4E2M1(1.25f), 2);
-  EXPECT_EQ(floatToFp4E2M1(1.75f), 4);
-  EXPECT_EQ(floatToFp4E2M1(2.5f), 4);
-  EXPECT_EQ(floatToFp4E2M1(3.5f), 6);
-  EXPECT_EQ(floatToFp4E2M1(5.0f), 6);
-  EXPECT_EQ(floatToFp4E2M1(5.1f), 7);
-  EXPECT_EQ(floatToFp4E2M1(0.3f), 1);
-  // Saturation.
-  EXPECT_EQ(floatToFp4E2M1(7.0f), 7);
-  EXPECT_EQ(floatToFp4E2M1(-100.0f), 0xF);
+  // Ties go to even codes; beyond 6, saturation.
+  const std::pair<float, uint8_t> encodings[] = {
+      {0.25f, 0}, {0.75f, 2}, {1.25f, 2}, {1.75f, 4}, {2.5f, 4},     {3.5f, 6},
+      {5.0f, 6},  {5.1f, 7},  {0.3f, 1},  {7.0f, 7},  {-100.0f, 0xF}};
+  for (auto [value, code] : encodings)
+    EXPECT_EQ(floatToFp4E2M1(value), code) << value;
 
   EXPECT_EQ(e8m0ToFloat(127), 1.0f);
   EXPECT_EQ(e8m0ToFloat(128), 2.0f);
@@ -136,14 +130,13 @@ TEST(Formats, Fp4AndE8M0) {
   EXPECT_EQ(e8m0ToFloat(254), std::ldexp(1.0f, 127));
   EXPECT_TRUE(std::isnan(e8m0ToFloat(0xFF)));
 
-  EXPECT_EQ(mxfp4BlockScale(6.0f), 127);
-  EXPECT_EQ(mxfp4BlockScale(4.0f), 127);
-  EXPECT_EQ(mxfp4BlockScale(7.9f), 127);
-  EXPECT_EQ(mxfp4BlockScale(8.0f), 128);
-  EXPECT_EQ(mxfp4BlockScale(1.0f), 125);
-  EXPECT_EQ(mxfp4BlockScale(0.0f), 0);
-  EXPECT_EQ(mxfp4BlockScale(1e-40f), 0);
-  EXPECT_EQ(mxfp4BlockScale(NAN), 0xFF);
+  // A block's scale is 2^(floor(log2(largest magnitude)) - 2), 2 being
+  // e2m1's largest exponent (OCP MX); zero and NaN have their own codes.
+  const std::pair<float, uint8_t> scales[] = {
+      {6.0f, 127}, {4.0f, 127}, {7.9f, 127}, {8.0f, 128},
+      {1.0f, 125}, {0.0f, 0},   {1e-40f, 0}, {NAN, 0xFF}};
+  for (auto [largest, scale] : scales)
+    EXPECT_EQ(mxfp4BlockScale(largest), scale) << largest;
 }
 
 } // namespace

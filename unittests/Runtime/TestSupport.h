@@ -60,6 +60,14 @@ extern const char *const kPartialArgs;
 std::string replaced(std::string text, const std::string &from,
                      const std::string &to);
 
+/// An edit of a manifest: `from` replaced by `to`, and the error a check of
+/// the result gives.
+struct ManifestEdit {
+  const char *from;
+  const char *to;
+  const char *error;
+};
+
 } // namespace mla::runtime::test
 
 #endif // MLA_UNITTESTS_RUNTIME_TESTSUPPORT_H
