@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <sys/stat.h>
 
+using namespace mla::decode;
 using namespace mla::runtime;
 
 namespace {

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 
-namespace mla::runtime {
+using namespace mla::runtime;
+
+namespace mla::decode {
 
 std::string CheckResult::summary() const {
   // fabs: printf spells a NaN with the sign bit set "-nan". printf's %.1e
@@ -51,4 +53,4 @@ CheckResult compareWithReference(const uint16_t *out, const double *reference,
   return result;
 }
 
-} // namespace mla::runtime
+} // namespace mla::decode

@@ -11,7 +11,9 @@
 #include <climits>
 #include <cstring>
 
-namespace mla::runtime {
+using namespace mla::runtime;
+
+namespace mla::decode {
 
 constexpr const char *kPlanRole = "mla.plan";
 
@@ -308,4 +310,4 @@ Status compareWithHostPlan(const LaunchPlan &device, const LaunchPlan &host) {
   return Status::success();
 }
 
-} // namespace mla::runtime
+} // namespace mla::decode

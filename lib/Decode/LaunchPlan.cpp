@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
-namespace mla::runtime {
+using namespace mla::runtime;
+
+namespace mla::decode {
 
 const char *planModeName(PlanMode mode) {
   switch (mode) {
@@ -415,4 +417,4 @@ Status planSplitKv(const std::vector<int32_t> &qoIndptr,
   return Status::success();
 }
 
-} // namespace mla::runtime
+} // namespace mla::decode

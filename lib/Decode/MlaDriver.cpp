@@ -10,7 +10,9 @@
 #include <cstring>
 #include <iterator>
 
-namespace mla::runtime {
+using namespace mla::runtime;
+
+namespace mla::decode {
 
 constexpr const char *kPartialRole = "mla.partial";
 constexpr const char *kCombineRole = "mla.combine";
@@ -650,4 +652,4 @@ Status MlaDriver::benchmarkWholeCall(const PlanOptions &options, int64_t warmup,
       medianMicroseconds, copies);
 }
 
-} // namespace mla::runtime
+} // namespace mla::decode

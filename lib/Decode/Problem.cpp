@@ -14,7 +14,9 @@
 #include <cstring>
 #include <sys/stat.h>
 
-namespace mla::runtime {
+using namespace mla::runtime;
+
+namespace mla::decode {
 
 const char *kvDTypeName(KvDType dtype) {
   switch (dtype) {
@@ -593,4 +595,4 @@ Status saveProblem(const MlaProblem &problem, const std::string &directory) {
   return Status::success();
 }
 
-} // namespace mla::runtime
+} // namespace mla::decode

@@ -9,7 +9,9 @@
 #include <cmath>
 #include <limits>
 
-namespace mla::runtime {
+using namespace mla::runtime;
+
+namespace mla::decode {
 
 std::vector<double> computeReference(const MlaProblem &problem,
                                      llvm::ThreadPoolInterface &pool) {
@@ -67,4 +69,4 @@ std::vector<double> computeReference(const MlaProblem &problem,
   return out;
 }
 
-} // namespace mla::runtime
+} // namespace mla::decode

@@ -30,6 +30,7 @@
 #include <random>
 #include <sys/stat.h>
 
+using namespace mla::decode;
 using namespace mla::runtime;
 using namespace mla::run;
 

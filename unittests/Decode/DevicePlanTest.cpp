@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+using namespace mla::decode;
 using namespace mla::runtime;
 using namespace mla::runtime::test;
 

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+using namespace mla::decode;
 using namespace mla::runtime;
 using namespace mla::runtime::test;
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <tuple>
 
+using namespace mla::decode;
 using namespace mla::runtime;
 using namespace mla::runtime::test;
 

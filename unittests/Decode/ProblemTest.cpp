@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+using namespace mla::decode;
 using namespace mla::runtime;
 using namespace mla::runtime::test;
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+using namespace mla::decode;
 using namespace mla::runtime;
 using namespace mla::runtime::test;
 

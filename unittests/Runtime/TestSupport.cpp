@@ -69,10 +69,11 @@ llvm::ThreadPoolInterface &testPool() {
   return pool;
 }
 
-MlaProblem makeBf16Problem(int64_t heads, const std::vector<int32_t> &qLens,
-                           const std::vector<int32_t> &kvLens) {
-  MlaProblem problem;
-  problem.kvDType = KvDType::BF16;
+decode::MlaProblem makeBf16Problem(int64_t heads,
+                                   const std::vector<int32_t> &qLens,
+                                   const std::vector<int32_t> &kvLens) {
+  decode::MlaProblem problem;
+  problem.kvDType = decode::KvDType::BF16;
   problem.heads = heads;
   problem.smScale = 1.0f;
   problem.qoIndptr = {0};
@@ -81,8 +82,8 @@ MlaProblem makeBf16Problem(int64_t heads, const std::vector<int32_t> &qLens,
     problem.qoIndptr.push_back(problem.qoIndptr.back() + qLens[i]);
     problem.kvIndptr.push_back(problem.kvIndptr.back() + kvLens[i]);
   }
-  problem.q.assign(problem.totalQ() * heads * kQkDim, 0);
-  problem.kv.assign(problem.totalKv() * 2 * kQkDim, 0);
+  problem.q.assign(problem.totalQ() * heads * decode::kQkDim, 0);
+  problem.kv.assign(problem.totalKv() * 2 * decode::kQkDim, 0);
   return problem;
 }
 

@@ -41,8 +41,9 @@ llvm::ThreadPoolInterface &testPool();
 
 /// A bf16 problem with one sequence per entry of `qLens`/`kvLens`, all
 /// values zero; tests fill in what they need.
-MlaProblem makeBf16Problem(int64_t heads, const std::vector<int32_t> &qLens,
-                           const std::vector<int32_t> &kvLens);
+decode::MlaProblem makeBf16Problem(int64_t heads,
+                                   const std::vector<int32_t> &qLens,
+                                   const std::vector<int32_t> &kvLens);
 
 /// The indptr of sequences of `lengths`: 0, then the running sums.
 std::vector<int32_t> offsets(const std::vector<int32_t> &lengths);

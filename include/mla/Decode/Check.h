@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-namespace mla::runtime {
+namespace mla::decode {
 
 /// The problem's tolerances: |x - ref| <= atol + rtol * |ref| elementwise,
 /// and a relative Frobenius error below kMaxRelativeFrobenius.
@@ -37,6 +37,6 @@ struct CheckResult {
 CheckResult compareWithReference(const uint16_t *out, const double *reference,
                                  int64_t count);
 
-} // namespace mla::runtime
+} // namespace mla::decode
 
 #endif // MLA_DECODE_CHECK_H

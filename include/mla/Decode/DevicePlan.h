@@ -21,10 +21,17 @@
 #include <vector>
 
 namespace mla::runtime {
-
 class Backend;
 struct KernelInfo;
 struct Manifest;
+} // namespace mla::runtime
+
+namespace mla::decode {
+
+using runtime::Backend;
+using runtime::KernelInfo;
+using runtime::Manifest;
+using runtime::Status;
 
 /// The most work items, combine items and part rows that the reproducible
 /// plan of any batch of `batch` sequences, `totalQ` query tokens and
@@ -58,6 +65,6 @@ Status planOnDevice(Backend &backend, const KernelInfo &kernel,
 /// only the padding described above after them.
 Status compareWithHostPlan(const LaunchPlan &device, const LaunchPlan &host);
 
-} // namespace mla::runtime
+} // namespace mla::decode
 
 #endif // MLA_DECODE_DEVICEPLAN_H

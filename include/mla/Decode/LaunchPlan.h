@@ -18,7 +18,9 @@
 #include <string_view>
 #include <vector>
 
-namespace mla::runtime {
+namespace mla::decode {
+
+using runtime::Status;
 
 /// How split boundaries are chosen.
 enum class PlanMode {
@@ -175,6 +177,6 @@ Status planSplitKv(const std::vector<int32_t> &qoIndptr,
                    const std::vector<int32_t> &kvIndptr,
                    const PlanOptions &options, LaunchPlan &plan);
 
-} // namespace mla::runtime
+} // namespace mla::decode
 
 #endif // MLA_DECODE_LAUNCHPLAN_H

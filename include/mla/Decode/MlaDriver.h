@@ -21,9 +21,17 @@
 #include <vector>
 
 namespace mla::runtime {
-
 struct KernelInfo;
 struct Manifest;
+} // namespace mla::runtime
+
+namespace mla::decode {
+
+using runtime::Backend;
+using runtime::DeviceBuffer;
+using runtime::KernelInfo;
+using runtime::Manifest;
+using runtime::Status;
 
 /// The argument names the driver binds (docs/ABI.md, "MLA decode kernels").
 enum class MlaArg {
@@ -165,6 +173,6 @@ private:
   BoundKernel combine;
 };
 
-} // namespace mla::runtime
+} // namespace mla::decode
 
 #endif // MLA_DECODE_MLADRIVER_H

@@ -20,7 +20,9 @@ namespace llvm {
 class ThreadPoolInterface;
 } // namespace llvm
 
-namespace mla::runtime {
+namespace mla::decode {
+
+using runtime::Status;
 
 /// Key (and query) dimension: 512 latent + 64 rope.
 constexpr int64_t kQkDim = 576;
@@ -144,6 +146,6 @@ Status loadProblem(const std::string &directory, KvDType kvDType, float smScale,
 /// the file.
 Status saveProblem(const MlaProblem &problem, const std::string &directory);
 
-} // namespace mla::runtime
+} // namespace mla::decode
 
 #endif // MLA_DECODE_PROBLEM_H

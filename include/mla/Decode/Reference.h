@@ -14,7 +14,7 @@ namespace llvm {
 class ThreadPoolInterface;
 } // namespace llvm
 
-namespace mla::runtime {
+namespace mla::decode {
 
 struct MlaProblem;
 
@@ -28,6 +28,6 @@ struct MlaProblem;
 std::vector<double> computeReference(const MlaProblem &problem,
                                      llvm::ThreadPoolInterface &pool);
 
-} // namespace mla::runtime
+} // namespace mla::decode
 
 #endif // MLA_DECODE_REFERENCE_H
