@@ -3,6 +3,7 @@
 #include "mla/Target/Manifest.h"
 #include "mla/Dialect/Tile/IR/LaunchExpr.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Support/Chips.h"
 #include "mla/Target/ArgumentExtents.h"
 #include "mla/Target/GpuCodegen.h"
 
@@ -108,9 +109,19 @@ llvm::json::Value mla::buildManifest(ModuleOp module, const TargetInfo &target,
   llvm::json::Array kernels;
   for (tile::KernelOp kernel : module.getOps<tile::KernelOp>())
     kernels.push_back(kernelEntry(kernel));
-  return llvm::json::Object{{"target", target.name.str()},
-                            {"binary", binaryName.str()},
-                            {"kernels", std::move(kernels)}};
+  llvm::json::Object manifest{{"target", target.name.str()},
+                              {"binary", binaryName.str()},
+                              {"kernels", std::move(kernels)}};
+  // The chip's facts, for runtimes that cannot read the chip table (the
+  // Python package): compute units to plan with, the fp8 it converts.
+  if (const Chip *chip = lookupChip(target.chip.str()))
+    manifest["chip"] = llvm::json::Object{
+        {"name", std::string(chip->name)},
+        {"wave_size", chip->waveSize},
+        {"lds_bytes", chip->ldsBytes},
+        {"compute_units", chip->computeUnits},
+        {"fp8", chip->fp8 == Fp8Encoding::FNUZ ? "fnuz" : "ocp"}};
+  return manifest;
 }
 
 void mla::addKernelResources(llvm::json::Value &manifest,

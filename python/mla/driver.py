@@ -47,9 +47,6 @@ HIP = _Api("HIP", ["libamdhip64.so", "libamdhip64.so.6"], "hip", {
 
 # CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT.
 _MULTIPROCESSOR_COUNT = 16
-# Compute units of the AMD chips, as mla-run's HIP backend counts them.
-_COMPUTE_UNITS = {"gfx942": 304, "gfx950": 256}
-
 # cudaFuncAttributeMaxDynamicSharedMemorySize, the same value in HIP.
 _MAX_DYNAMIC_SHARED = 8
 # Dynamic shared memory a launch gets without opting in.
@@ -118,12 +115,17 @@ class DriverBackend:
                            what=f"kernel '{kernel.symbol}'")
             self.kernels[kernel.symbol] = function
         check_abi_record(manifest, self._read_record(manifest.binary))
-        self._units = self._processors(manifest.target)
+        self._units = self._processors(manifest)
 
-    def _processors(self, target):
-        """Multiprocessors (CUDA) or compute units (HIP) of the device."""
+    def _processors(self, manifest):
+        """Multiprocessors (CUDA) or compute units (HIP) of the device; HIP's
+        come from the chip table, through the manifest, as mla-run's do."""
         if self.api.names["device_attribute"] is None:
-            return _COMPUTE_UNITS.get(target, 256)
+            units = manifest.chip.get("compute_units")
+            if units is None:
+                raise MlaError(f"{manifest.path}: no chip.compute_units; "
+                               "recompile with this mla-compile")
+            return units
         device, count = ctypes.c_int(), ctypes.c_int()
         self._call("device_get", ctypes.byref(device), self.device[1])
         self._call("device_attribute", ctypes.byref(count),

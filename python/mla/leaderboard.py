@@ -39,7 +39,8 @@ class Submission:
             return "fp8_fnuz"
         if "float8" in dtype:
             return "fp8"
-        return "fp8_fnuz" if self.module.target.startswith("gfx942") else "fp8"
+        fnuz = self.module.manifest.chip.get("fp8") == "fnuz"
+        return "fp8_fnuz" if fnuz else "fp8"
 
     def _kv_dtype(self, name, value):
         if name != "fp8":

@@ -43,6 +43,9 @@ class Manifest:
     target: str
     binary: str  # absolute path of the binary
     kernels: tuple
+    # The chip's facts from the compiler's chip table (name, wave_size,
+    # lds_bytes, compute_units, fp8: "ocp" or "fnuz"); empty for the host.
+    chip: dict
 
 
 def manifest_path_for(path):
@@ -171,8 +174,15 @@ def load_manifest(module_path):
     _require(isinstance(kernels, list), path, "kernels", "a list")
     parsed = tuple(_parse_kernel(path, f"kernels[{i}]", k)
                    for i, k in enumerate(kernels))
+    chip = data.get("chip", {})
+    _require(isinstance(chip, dict), path, "chip", "an object")
+    units = chip.get("compute_units", 1)
+    _require(isinstance(units, int) and not isinstance(units, bool)
+             and units > 0, path, "chip.compute_units", "a positive integer")
+    _require(chip.get("fp8", "ocp") in ("ocp", "fnuz"), path, "chip.fp8",
+             "\"ocp\" or \"fnuz\"")
     binary_path = os.path.join(os.path.dirname(os.path.abspath(path)), binary)
-    return Manifest(path, target, binary_path, parsed)
+    return Manifest(path, target, binary_path, parsed, chip)
 
 
 def _mismatch(manifest, where, ours, theirs):
