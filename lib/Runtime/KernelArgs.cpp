@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <optional>
 #include <sys/stat.h>
+#include <utility>
 
 namespace mla::runtime {
 
@@ -52,25 +53,23 @@ bool parseShape(const std::string &text, std::vector<int64_t> &shape) {
 }
 
 bool getElementLayout(const std::string &type, ElementLayout &layout) {
-  if (type == "f32")
-    layout = {NpyDType::Float32, NpyDType::Float32, 0xFFFFFFFF};
-  else if (type == "bf16")
-    layout = {NpyDType::UInt16, NpyDType::UInt16, 0xFFFF};
-  else if (type == "f16")
-    layout = {NpyDType::Float16, NpyDType::UInt16, 0xFFFF};
-  else if (type == "i32")
-    layout = {NpyDType::Int32, NpyDType::Int32, 0x7FFFFFFF};
-  else if (type == "i64")
-    layout = {NpyDType::Int64, NpyDType::Int64, 0x7FFFFFFFFFFFFFFF};
-  else if (type == "i8")
-    layout = {NpyDType::Int8, NpyDType::UInt8, 0x7F};
-  else if (type == "f8E4M3FNUZ")
-    layout = {NpyDType::UInt8, NpyDType::Int8, 0x80};
-  else if (type == "f8E4M3FN" || type == "f8E8M0FNU")
-    layout = {NpyDType::UInt8, NpyDType::Int8, 0xFF};
-  else
-    return false;
-  return true;
+  static const std::pair<const char *, ElementLayout> kLayouts[] = {
+      {"f32", {NpyDType::Float32, NpyDType::Float32, 0xFFFFFFFF}},
+      {"bf16", {NpyDType::UInt16, NpyDType::UInt16, 0xFFFF}},
+      {"f16", {NpyDType::Float16, NpyDType::UInt16, 0xFFFF}},
+      {"i32", {NpyDType::Int32, NpyDType::Int32, 0x7FFFFFFF}},
+      {"i64", {NpyDType::Int64, NpyDType::Int64, 0x7FFFFFFFFFFFFFFF}},
+      {"i8", {NpyDType::Int8, NpyDType::UInt8, 0x7F}},
+      {"f8E4M3FNUZ", {NpyDType::UInt8, NpyDType::Int8, 0x80}},
+      {"f8E4M3FN", {NpyDType::UInt8, NpyDType::Int8, 0xFF}},
+      {"f8E8M0FNU", {NpyDType::UInt8, NpyDType::Int8, 0xFF}},
+  };
+  for (const auto &[name, entry] : kLayouts)
+    if (type == name) {
+      layout = entry;
+      return true;
+    }
+  return false;
 }
 
 /// "ptr bf16" or "scalar i32".
