@@ -104,11 +104,35 @@ static std::vector<IndexedFile> parseIndex(llvm::StringRef index) {
   return files;
 }
 
-/// Whether every file `index` lists in `entry` has its size and hash.
+/// The names of the files in `directory`, sorted.
+static std::vector<std::string> listFiles(llvm::StringRef directory,
+                                          std::string &error) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(directory, ec), end;
+       it != end && !ec; it.increment(ec))
+    names.push_back(llvm::sys::path::filename(it->path()).str());
+  if (ec)
+    error = llvm::formatv("{0}: {1}", directory, ec.message()).str();
+  llvm::sort(names);
+  return names;
+}
+
+/// Whether `entry` holds exactly the files `index` lists, each with its
+/// size and hash (a hit copies every file of the entry).
 static bool isIntact(llvm::StringRef entry, llvm::StringRef index) {
   std::vector<IndexedFile> files = parseIndex(index);
   if (files.empty())
     return false;
+  llvm::SmallString<128> directory(entry);
+  llvm::sys::path::append(directory, kFiles);
+  std::string error;
+  std::vector<std::string> present = listFiles(directory, error);
+  if (!error.empty() || present.size() != files.size())
+    return false;
+  for (const IndexedFile &file : files)
+    if (!llvm::is_contained(present, file.name))
+      return false;
   for (const IndexedFile &file : files) {
     llvm::SmallString<128> path(entry);
     llvm::sys::path::append(path, kFiles, file.name);
@@ -167,20 +191,6 @@ std::optional<std::string> CompileCache::createStaging(std::string &error) {
 
 void CompileCache::discard(llvm::StringRef staging) {
   llvm::sys::fs::remove_directories(staging);
-}
-
-/// The names of the files in `directory`, sorted.
-static std::vector<std::string> listFiles(llvm::StringRef directory,
-                                          std::string &error) {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (llvm::sys::fs::directory_iterator it(directory, ec), end;
-       it != end && !ec; it.increment(ec))
-    names.push_back(llvm::sys::path::filename(it->path()).str());
-  if (ec)
-    error = llvm::formatv("{0}: {1}", directory, ec.message()).str();
-  llvm::sort(names);
-  return names;
 }
 
 LogicalResult CompileCache::publish(llvm::StringRef staging,
