@@ -38,47 +38,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(HERE, "..", "test", "Python", "Inputs",
                                    "task")]
 from leaderboard import Poisoned, task_inputs  # noqa: E402
+from ours import decode_call  # noqa: E402
 from problem import Shape, generate, parse_shapes  # noqa: E402
 from reference import check, reference_f64  # noqa: E402
-from timing import time_calls  # noqa: E402
+from timing import flush_buffer, time_calls, whole_call_us  # noqa: E402
 
-# The leaderboard's ranked set (DESIGN section 6): H = 16, q_len 1.
-RANKED = [Shape(b, 1, l, 16) for b in (4, 32, 64, 256) for l in (1024, 8192)]
 # Ragged batches, checked only: empty sequences, q_len 1..4, split ones.
 RAGGED = [(16, [1, 4, 2, 3], [8192, 0, 1100, 67]),
           (32, [2, 1, 1], [5, 3000, 0])]
-
-
-def flush_buffer():
-    """Twice the L2, written before each timed call."""
-    l2 = torch.cuda.get_device_properties(0).L2_cache_size
-    return torch.empty(2 * l2 // 4, dtype=torch.int32, device="cuda")
-
-
-def whole_call_us(call, iterations, flush):
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    times = []
-    for _ in range(iterations + 3):
-        flush.zero_()
-        torch.cuda.synchronize()
-        start.record()
-        call()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end) * 1e3)
-    return statistics.median(times[3:])
-
-
-def decode_call(module, problem, plan):
-    # Imported here: --submission runs the package the submission embeds,
-    # where PYTHONPATH need not reach this one.
-    import mla
-    decode = mla.Decode(module, kv_dtype=problem.fmt, heads=problem.heads,
-                        plan=plan)
-    return lambda: decode(problem.q, problem.kv, problem.qo_indptr,
-                          problem.kv_indptr, kv_scale=problem.kv_scale,
-                          sm_scale=problem.sm_scale)
 
 
 def run_point(call, problem, iterations, flush):
@@ -99,7 +66,7 @@ def main():
     source.add_argument("--module", help="a module with the MLA kernels")
     source.add_argument("--submission", help="a submission.py")
     parser.add_argument("--shapes", default="ranked",
-                        help="ranked, or 'B,Q,L,H;...'")
+                        help="ranked, generality, all, or 'B,Q,L,H;...'")
     parser.add_argument("--formats", default="bf16,fp8,mxfp4")
     parser.add_argument("--plan", default="balanced",
                         choices=["reproducible", "balanced"])
@@ -117,8 +84,8 @@ def main():
     else:
         import mla
         module = mla.Module(args.module)  # the same package decode_call uses
-    shapes = RANKED if args.shapes == "ranked" else parse_shapes(args.shapes)
-    flush = flush_buffer()
+    shapes = parse_shapes(args.shapes)
+    flush = flush_buffer("cuda")
     rows, failed = [], False
     print(f"seed {seed}; {torch.cuda.get_device_name()}; {args.plan} plan")
     print(f"{'shape':>16} {'format':>6} {'whole us':>9} {'device us':>9}  check")

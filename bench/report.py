@@ -5,7 +5,9 @@ measured copy bandwidth, and the flops over the measured bf16 matmul rate.
 The larger one names the row's bound ("mem" or "mma") and the rate column
 (GB/s or TFLOP/s); % of floor = floor / measured time. Our time is the
 fastest plan's kernels, as the peers' are their kernels'; the plan and the
-time of a whole call (planning included) get columns of their own.
+time of a whole call (each call alone, L2 flushed, as the leaderboard
+times it) get columns of their own. Geomeans are per format (the ranked
+figure) and over every row.
 """
 
 import json
@@ -30,11 +32,11 @@ def rate_text(row, us):
     return "%.0f GB/s" % (row["bytes"] / (us * 1e3))
 
 
-def _time(row, impl) -> Optional[float]:
+def _time(row, impl, key="us") -> Optional[float]:
     entry = row["impls"].get(impl)
-    if not entry or not entry.get("passed") or entry.get("us") is None:
+    if not entry or not entry.get("passed") or entry.get(key) is None:
         return None
-    return entry["us"]
+    return entry[key]
 
 
 def geomean(values: List[float]) -> Optional[float]:
@@ -44,62 +46,90 @@ def geomean(values: List[float]) -> Optional[float]:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def _fmt(value, pattern="%.1f"):
+def number(value, pattern="%.1f"):
     return "-" if value is None else pattern % value
 
 
+def _ratio(numerator, denominator):
+    return numerator / denominator if numerator and denominator else None
+
+
 def table(rows: List[Dict], with_ours: bool) -> str:
-    """A Markdown table with a geomean row."""
+    """A Markdown table: per implementation the kernels' time and the whole
+    call's, then one geomean row per format and one over every row."""
     impls = [i for i in IMPLS if with_ours or i[0] != "ours"]
     header = ["B,Q,L,H", "kv", "M", "bound", "floor us"]
     for _, name in impls:
-        header += [name + " us", name + " rate", name + " %floor"]
+        header += [name + " us", name + " call us", name + " rate",
+                   name + " %floor"]
     if with_ours:
-        header += ["ours plan", "ours whole us", "ours vs Triton",
-                   "ours vs PyTorch"]
+        header += ["ours plan", "ours vs Triton", "ours vs PyTorch",
+                   "ours call vs Triton call"]
     header += ["Triton config"]
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join("---" for _ in header) + "|"]
-    percents = {impl: [] for impl, _ in impls}
-    speedups = {"triton": [], "torch": []}
     for row in rows:
         cells = [row["shape"] + ("*" if row.get("l2_resident") else ""),
                  row["fmt"], str(row["rows"]), row["bound"],
                  "%.1f" % row["floor_us"]]
         for impl, _ in impls:
             us = _time(row, impl)
-            entry = row["impls"].get(impl) or {}
             if us is None:
+                entry = row["impls"].get(impl) or {}
                 reason = "FAIL" if entry.get("check") else (
                     "error" if entry.get("error") else "-")
-                cells += [reason, "-", "-"]
-                percents[impl].append(None)
+                cells += [reason, "-", "-", "-"]
                 continue
-            percent = 100.0 * row["floor_us"] / us
-            percents[impl].append(percent)
-            cells += ["%.1f" % us, rate_text(row, us), "%.0f%%" % percent]
+            cells += ["%.1f" % us, number(_time(row, impl, "call_us")),
+                      rate_text(row, us),
+                      "%.0f%%" % (100.0 * row["floor_us"] / us)]
         if with_ours:
             ours = _time(row, "ours")
-            entry = row["impls"].get("ours") or {}
-            passed = ours is not None
-            cells += [entry.get("plan", "-") if passed else "-",
-                      _fmt(entry.get("whole_us") if passed else None)]
-            for peer in ("triton", "torch"):
-                other = _time(row, peer)
-                ratio = other / ours if ours and other else None
-                speedups[peer].append(ratio)
-                cells.append(_fmt(ratio, "%.2fx"))
+            cells += [(row["impls"].get("ours") or {}).get("plan", "-")
+                      if ours else "-"]
+            cells += [number(_ratio(_time(row, peer), ours), "%.2fx")
+                      for peer in ("triton", "torch")]
+            cells.append(number(_ratio(_time(row, "triton", "call_us"),
+                                       _time(row, "ours", "call_us")),
+                                "%.2fx"))
         cells.append((row["impls"].get("triton") or {}).get("config", "-"))
         lines.append("| " + " | ".join(cells) + " |")
-    cells = ["geomean", "", "", "", ""]
-    for impl, _ in impls:
-        cells += ["", "", _fmt(geomean(percents[impl]), "%.0f%%")]
-    if with_ours:
-        cells += ["", "", _fmt(geomean(speedups["triton"]), "%.2fx"),
-                  _fmt(geomean(speedups["torch"]), "%.2fx")]
-    cells.append("")
-    lines.append("| " + " | ".join(cells) + " |")
+    formats = list(dict.fromkeys(row["fmt"] for row in rows))
+    groups = [("geomean " + fmt, [r for r in rows if r["fmt"] == fmt])
+              for fmt in formats]
+    if len(groups) > 1:
+        groups.append(("geomean", rows))
+    for label, group in groups:
+        lines.append("| " + " | ".join(_geomean_cells(label, group, impls,
+                                                      with_ours)) + " |")
     return "\n".join(lines)
+
+
+def _geomean_cells(label, rows, impls, with_ours):
+    """Geomeans over `rows`: times, whole-call times, % of floor (rate
+    cells stay empty: their units differ between rows) and speedups."""
+    cells = [label, "", "", "", number(geomean([r["floor_us"]
+                                                for r in rows]))]
+    for impl, _ in impls:
+        times = [_time(r, impl) for r in rows]
+        complete = all(t is not None for t in times)
+        cells += [number(geomean(times)) if complete else "-",
+                  number(geomean([_time(r, impl, "call_us") for r in rows]))
+                  if all(_time(r, impl, "call_us") for r in rows) else "-",
+                  "",
+                  number(geomean([100.0 * r["floor_us"] / t for r, t in
+                                  zip(rows, times)]), "%.0f%%")
+                  if complete else "-"]
+    if with_ours:
+        cells.append("")
+        for peer, key in (("triton", "us"), ("torch", "us"),
+                          ("triton", "call_us")):
+            ratios = [_ratio(_time(r, peer, key), _time(r, "ours", key))
+                      for r in rows]
+            cells.append(number(geomean(ratios), "%.2fx")
+                         if all(ratios) else "-")
+    cells.append("")
+    return cells
 
 
 def _check_text(entry):
@@ -117,6 +147,8 @@ def checks_table(rows: List[Dict]) -> str:
                 continue
             for plan, each in entry["plans"].items():
                 checks["%s[%s]" % (impl, plan)] = _check_text(each)
+            if entry.get("call_check"):
+                checks["%s[call]" % impl] = entry["call_check"]
         for impl, text in sorted(checks.items()):
             lines.append("| %s | %s | %d | %s | %s |" % (
                 row["shape"], row["fmt"], row["seed"], impl, text))

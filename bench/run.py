@@ -22,7 +22,7 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "python")]  # mla, for calls
 
 import torch  # noqa: E402
 
@@ -37,15 +37,18 @@ ROTATION_L2_MULTIPLE = 4
 MAX_COPIES = 512
 # mla-run's launch plans. Each is checked, since the plan decides which
 # programs compute what, and timed; the table reports the fastest.
-PLANS = ("reproducible", "throughput")
+PLANS = ("reproducible", "balanced", "throughput")
+# The plan of the whole call through mla.Decode: the submission's default.
+CALL_PLAN = "balanced"
 
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--shapes", default=None,
-                        help="'all' (DESIGN section 6, the default), 'small', "
-                        "or 'B,Q,L,H;B,Q,L,H;...'")
+                        help="'ranked' (the default), 'generality' or 'all' "
+                        "(both; DESIGN section 6), 'small', or "
+                        "'B,Q,L,H;B,Q,L,H;...'")
     parser.add_argument("--formats", default=",".join(problem.FORMATS),
                         help="comma-separated subset of bf16,fp8,mxfp4")
     parser.add_argument("--module", help="our compiled module (.ptx/.cubin "
@@ -88,7 +91,7 @@ def parse_args(argv):
             args.out_dir = os.path.join("/tmp", "mla-bench-dry-run")
     args.device = args.device or ("cuda" if torch.cuda.is_available() else
                                   "cpu")
-    args.shapes = problem.parse_shapes(args.shapes or "all")
+    args.shapes = problem.parse_shapes(args.shapes or "ranked")
     args.formats = [f for f in args.formats.split(",") if f]
     for fmt in args.formats:
         if fmt not in problem.FORMATS:
@@ -128,6 +131,8 @@ class Context:
         self.compile_errors = {}
         self.tuning = {"entries": {}}
         self.ours = None
+        self.decode_module = None  # mla.Module of --module, for whole calls
+        self.flush = None
         self.l2_bytes = 0
 
     def synchronize(self):
@@ -205,6 +210,22 @@ def check_ours(ctx, prob, ref):
             plans[plan] = {"passed": False, "error": "%s: %s" % (
                 type(error).__name__, error)}
     return plans
+
+
+def check_call(ctx, prob, ref):
+    """Our whole call through mla.Decode (CALL_PLAN, planned on the device),
+    every new tensor poisoned first: (the call, its check entry)."""
+    from leaderboard import Poisoned
+    from ours import decode_call
+    try:
+        call = decode_call(ctx.decode_module, prob, CALL_PLAN)
+        with Poisoned():
+            out = call()
+        ctx.synchronize()
+        return call, check_entry(out, ref)
+    except Exception as error:
+        return None, {"passed": False, "error": "%s: %s" % (
+            type(error).__name__, error)}
 
 
 def ours_entries(plans, timings):
@@ -323,9 +344,13 @@ def bench_point(ctx, shape, fmt, seed):
         impls["triton"]["variants_checked"] = len(variants)
         impls["triton"]["variants_failed"] = len(failures)
     ours_plans = check_ours(ctx, prob, ref) if ctx.ours else {}
+    call, call_entry = (check_call(ctx, prob, ref) if ctx.decode_module
+                        else (None, None))
     del ref
     checks = list(impls.items()) + [("ours[%s]" % plan, entry) for plan, entry
                                     in ours_plans.items()]
+    if call_entry:
+        checks.append(("ours[call]", call_entry))
     for name, entry in checks:
         log("  check %-9s %s" % (name, entry.get("check") or
                                  entry.get("error")))
@@ -337,7 +362,10 @@ def bench_point(ctx, shape, fmt, seed):
     if impls["torch"]["passed"]:
         t = timing.time_calls([reference.TorchPeer(p) for p in copies],
                               args.iters, cuda=ctx.cuda)
-        impls["torch"].update(us=t.median_us, timing=t.to_json())
+        impls["torch"].update(us=t.median_us, timing=t.to_json(),
+                              call_us=timing.whole_call_us(
+                                  reference.TorchPeer(prob), args.iters,
+                                  ctx.flush))
     if passing:
         tm = ctx.triton
 
@@ -359,7 +387,9 @@ def bench_point(ctx, shape, fmt, seed):
             best = passing[0][0]
         t = timing.time_calls(calls_for(best), args.iters, cuda=ctx.cuda)
         impls["triton"].update(us=t.median_us, timing=t.to_json(),
-                               config=repr(best))
+                               config=repr(best),
+                               call_us=timing.whole_call_us(
+                                   calls_for(best)[0], args.iters, ctx.flush))
         if args.tune:
             ctx.tuning["entries"]["%s/%s" % (shape.name, fmt)] = {
                 "config": best.to_json(), "us": t.median_us,
@@ -379,6 +409,12 @@ def bench_point(ctx, shape, fmt, seed):
                 entry.update(us=result.median_us, whole_us=result.whole_us)
                 timings[plan] = result
         impls.update(ours_entries(ours_plans, timings))
+    if call_entry and not call_entry["passed"]:
+        impls["ours[call]"] = call_entry  # a wrong call fails the run
+    elif call_entry and impls.get("ours", {}).get("passed"):
+        impls["ours"].update(call_check=call_entry["check"],
+                             call_us=timing.whole_call_us(call, args.iters,
+                                                          ctx.flush))
     return row
 
 
@@ -439,6 +475,13 @@ def main(argv):
         log("ours: %s --target %s --module %s" % (args.mla_run,
                                                   args.ours_target,
                                                   args.module))
+        try:
+            import mla
+            ctx.decode_module = mla.Module(args.module)
+        except Exception as error:  # the kernels still run through mla-run
+            log("ours: no whole calls through mla.Decode (%s: %s)" % (
+                type(error).__name__, error))
+    ctx.flush = timing.flush_buffer(ctx.device)
 
     if ctx.cuda:
         ctx.bandwidth = timing.copy_bandwidth(ctx.device)
@@ -476,8 +519,9 @@ def main(argv):
                                                    "error": "exception"}}})
             for impl, entry in rows[-1]["impls"].items():
                 if entry.get("us"):
-                    log("  time  %-9s %.1f us %s" % (impl, entry["us"],
-                                                     time_detail(entry)))
+                    log("  time  %-9s %.1f us, call %s us %s" % (
+                        impl, entry["us"], report.number(entry.get(
+                            "call_us")), time_detail(entry)))
     except KeyboardInterrupt:
         log("stopped after %d of %d points; reporting those" %
             (len(rows), len(points)))
@@ -505,6 +549,9 @@ def main(argv):
         "times: median of %d iterations, each bracketed by CUDA events, "
         "rotating over copies of the inputs (at least %dx the L2 size, >= 2 "
         "copies); see bench/README.md." % (args.iters, ROTATION_L2_MULTIPLE),
+        "call us: the whole call as the leaderboard times custom_kernel: "
+        "each call alone, the L2 flushed before it, bracketed by events "
+        "and waited for (host work included); median of %d." % args.iters,
         "PyTorch: dequantize to bf16, bmm, float32 softmax, bmm (batched "
         "over sequences). Triton: bench/triton_mla.py, config column = row "
         "block, KV block, warps, stages, splits.",
@@ -512,11 +559,13 @@ def main(argv):
         "them, ours with mla-run --bench --rotate-mib)."]
     if ctx.ours:
         meta["notes"].append(
-            "ours = the fastest of the plans (%s; ours plan names it), its "
-            "kernels timed queued back to back behind one device-side wait; "
-            "ours whole us = a whole call, the plan made on the host inside "
-            "each timed call (indptrs read back, plan uploaded), each call "
-            "timed alone." % ", ".join(PLANS))
+            "ours us = the fastest of mla-run's plans (%s; ours plan names "
+            "it), its kernels timed queued back to back behind one "
+            "device-side wait; ours call us = a whole call through "
+            "mla.Decode, the %s plan made on the device by the module's "
+            "plan kernel, nothing read back (the submission's path). "
+            "mla-run's whole calls (the plan made on the host) are in the "
+            "JSON (plans.*.whole_us)." % (", ".join(PLANS), CALL_PLAN))
     if ctx.triton is None:
         meta["notes"].append("Triton peer not run: %s." % ctx.triton_reason)
     if not ctx.cuda:

@@ -90,6 +90,42 @@ def time_calls(calls: List[Callable[[], object]], iterations: int,
     return _summary(times, copies)
 
 
+def flush_buffer(device):
+    """Twice the L2, written before each whole call that whole_call_us
+    times; None off the GPU."""
+    if torch.device(device).type != "cuda":
+        return None
+    l2 = torch.cuda.get_device_properties(device).L2_cache_size
+    return torch.empty(2 * l2 // 4, dtype=torch.int32, device=device)
+
+
+def whole_call_us(call: Callable[[], object], iterations: int, flush,
+                  warmup: int = 3) -> float:
+    """Median time of one call alone, as the leaderboard times
+    custom_kernel: the L2 flushed (`flush` written), then the call bracketed
+    by events and waited for, so the host's work (Python, launches, any
+    wait inside) counts. Without `flush` (the CPU) the host clock times
+    it."""
+    times = []
+    if flush is None:
+        for _ in range(iterations + warmup):
+            start = time.perf_counter()
+            call()
+            times.append((time.perf_counter() - start) * 1e6)
+        return statistics.median(times[warmup:])
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    for _ in range(iterations + warmup):
+        flush.zero_()
+        torch.cuda.synchronize()
+        start.record()
+        call()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end) * 1e3)
+    return statistics.median(times[warmup:])
+
+
 # Ceilings
 
 

@@ -66,6 +66,10 @@ class RunTest(unittest.TestCase):
                         self.assertIsNotNone(entry["whole_us"])
                     self.assertEqual(ours["us"], min(
                         entry["us"] for entry in ours["plans"].values()))
+                    # The whole call through mla.Decode, checked and timed.
+                    self.assertTrue(ours["call_check"].endswith(" PASS"))
+                    self.assertGreater(ours["call_us"], 0)
+                self.assertGreater(row["impls"]["torch"]["call_us"], 0)
             with open(os.path.join(work, "tuning.json")) as f:
                 self.assertEqual(len(json.load(f)["entries"]), 9)
             markdown = [s for s in stems if s.endswith(".md")]
@@ -73,17 +77,23 @@ class RunTest(unittest.TestCase):
             if with_ours:  # the checks table has a line per plan
                 with open(os.path.join(work, markdown[0])) as f:
                     text = f.read()
-                for plan in run.PLANS:
+                for plan in run.PLANS + ("call",):
                     self.assertIn("| ours[%s] |" % plan, text)
+                for fmt in ("bf16", "fp8", "mxfp4"):
+                    self.assertIn("| geomean %s |" % fmt, text)
 
     def test_failing_plan(self):
         """A plan that fails its check is not chosen and fails the run."""
         from ours import OursResult
         plans = {"reproducible": {"passed": True, "check": "PASS",
                                   "us": 20.0, "whole_us": 30.0},
+                 "balanced": {"passed": True, "check": "PASS",
+                              "us": 21.0, "whole_us": 29.0},
                  "throughput": {"passed": False, "check": "FAIL"}}
         timings = {"reproducible": OursResult(median_us=20.0, whole_us=30.0,
-                                              iterations=5)}
+                                              iterations=5),
+                   "balanced": OursResult(median_us=21.0, whole_us=29.0,
+                                          iterations=5)}
         impls = run.ours_entries(plans, timings)
         self.assertEqual(set(impls), {"ours", "ours[throughput]"})
         self.assertTrue(impls["ours"]["passed"])
@@ -96,9 +106,10 @@ class RunTest(unittest.TestCase):
                           "whole_us": None})
         # With no plan passing, "ours" fails too, as a wrong answer.
         plans["reproducible"] = {"passed": False, "error": "mla-run exit 1"}
+        plans["balanced"] = {"passed": False, "error": "mla-run exit 1"}
         impls = run.ours_entries(plans, {})
         self.assertEqual(set(impls), {"ours", "ours[reproducible]",
-                                      "ours[throughput]"})
+                                      "ours[balanced]", "ours[throughput]"})
         self.assertFalse(impls["ours"]["passed"])
         self.assertEqual(impls["ours"]["check"], "throughput: FAIL")
 
