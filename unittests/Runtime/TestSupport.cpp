@@ -76,12 +76,8 @@ decode::MlaProblem makeBf16Problem(int64_t heads,
   problem.kvDType = decode::KvDType::BF16;
   problem.heads = heads;
   problem.smScale = 1.0f;
-  problem.qoIndptr = {0};
-  problem.kvIndptr = {0};
-  for (size_t i = 0; i < qLens.size(); ++i) {
-    problem.qoIndptr.push_back(problem.qoIndptr.back() + qLens[i]);
-    problem.kvIndptr.push_back(problem.kvIndptr.back() + kvLens[i]);
-  }
+  problem.qoIndptr = offsets(qLens);
+  problem.kvIndptr = offsets(kvLens);
   problem.q.assign(problem.totalQ() * heads * decode::kQkDim, 0);
   problem.kv.assign(problem.totalKv() * 2 * decode::kQkDim, 0);
   return problem;

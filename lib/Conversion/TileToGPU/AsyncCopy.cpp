@@ -60,8 +60,7 @@ struct MemDescIndexLowering : GpuOpLowering<MemDescIndexOp> {
     Value offset = arith::MulIOp::create(
         rewriter, loc, toI32(rewriter, loc, adaptor.getIndex()),
         i32Const(rewriter, loc, stride));
-    rewriter.replaceOp(
-        op, arith::AddIOp::create(rewriter, loc, adaptor.getSrc(), offset));
+    rewriter.replaceOpWithNewOp<arith::AddIOp>(op, adaptor.getSrc(), offset);
     return success();
   }
 };

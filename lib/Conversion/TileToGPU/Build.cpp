@@ -48,6 +48,14 @@ static Value shuffle(OpBuilder &b, Location loc, Value regs,
   return vector::ShuffleOp::create(b, loc, regs, regs, picks);
 }
 
+/// `coords` moved by `offsets`.
+static SmallVector<int64_t> offsetBy(SmallVector<int64_t> coords,
+                                     ArrayRef<int64_t> offsets) {
+  for (auto [c, o] : llvm::zip(coords, offsets))
+    c += o;
+  return coords;
+}
+
 /// Whether the slice `op`, between tiles laid out as `from` and `to`, is
 /// static and unit-stride and keeps each element in its lane and warp, so
 /// that it only picks registers; emits the error otherwise.
@@ -207,10 +215,7 @@ struct ExtractSliceLowering : GpuOpLowering<tensor::ExtractSliceOp> {
     ArrayRef<int64_t> offsets = op.getStaticOffsets();
     FailureOr<SmallVector<int64_t>> picks =
         pickRegisters(from, to, [&](int64_t r) {
-          SmallVector<int64_t> c = to.partialCoords(HwDim::Register, r);
-          for (auto [v, o] : llvm::zip(c, offsets))
-            v += o;
-          return c;
+          return offsetBy(to.partialCoords(HwDim::Register, r), offsets);
         });
     if (failed(picks))
       return op.emitOpError("slice crosses lanes of the tile's layout");
@@ -235,12 +240,9 @@ struct InsertSliceLowering : GpuOpLowering<tensor::InsertSliceOp> {
     ArrayRef<int64_t> offsets = op.getStaticOffsets();
     // For each destination register, the window register that replaces it.
     std::map<SmallVector<int64_t>, int64_t> window;
-    for (int64_t r = 0; r < from.numRegisters(); ++r) {
-      SmallVector<int64_t> c = from.partialCoords(HwDim::Register, r);
-      for (auto [v, o] : llvm::zip(c, offsets))
-        v += o;
-      window.emplace(c, r);
-    }
+    for (int64_t r = 0; r < from.numRegisters(); ++r)
+      window.emplace(offsetBy(from.partialCoords(HwDim::Register, r), offsets),
+                     r);
     int64_t destCount = to.numRegisters();
     SmallVector<int64_t> picks;
     int64_t replaced = 0;

@@ -14,20 +14,16 @@ struct ConvertLayoutLowering : GpuOpLowering<ConvertLayoutOp> {
   LogicalResult
   matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     RankedTensorType srcType = op.getSrc().getType(), type = op.getType();
     LaneMap from = getLaneMap(srcType), to = getLaneMap(type);
-    // Same lanes and warps: renumber registers.
-    if (from.sameLanesAndWarps(to)) {
-      SmallVector<int64_t> picks = to.registerPermutationTo(from);
-      if (!llvm::is_contained(picks, -1)) {
-        rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, adaptor.getSrc(),
-                                                       adaptor.getSrc(), picks);
-        return success();
-      }
+    if (inRegisters(from, to)) {
+      rewriter.replaceOpWithNewOp<vector::ShuffleOp>(
+          op, adaptor.getSrc(), adaptor.getSrc(),
+          to.registerPermutationTo(from));
+      return success();
     }
     rewriter.replaceOp(
-        op, exchangeThroughLds(rewriter, loc, state, state.idsFor(op),
+        op, exchangeThroughLds(rewriter, op.getLoc(), state, state.idsFor(op),
                                adaptor.getSrc(), from, to,
                                type.getElementType(), registerType(type)));
     return success();

@@ -19,18 +19,6 @@ using namespace mla;
 using namespace mla::gpu;
 using namespace mla::tilegpu;
 
-/// The storage bits of a narrow-float element.
-static Value bitsOf(OpBuilder &b, Location loc, Value element) {
-  unsigned width = element.getType().getIntOrFloatBitWidth();
-  return arith::BitcastOp::create(b, loc, b.getIntegerType(width), element);
-}
-
-static Value fromF32(OpBuilder &b, Location loc, Value value, Type type) {
-  if (type.isF32())
-    return value;
-  return arith::TruncFOp::create(b, loc, type, value);
-}
-
 namespace {
 /// A lane's registers of 8-bit elements as the 32-bit words the conversion
 /// instructions read: register r is byte r % 4 of word r / 4 when the

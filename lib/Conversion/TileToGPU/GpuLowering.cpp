@@ -58,8 +58,7 @@ GpuTypeConverter::GpuTypeConverter(MLIRContext *ctx) {
   addTargetMaterialization(cast);
 }
 
-/// Whether converting between the two maps only renumbers registers.
-static bool inRegisters(const LaneMap &from, const LaneMap &to) {
+bool mla::gpu::inRegisters(const LaneMap &from, const LaneMap &to) {
   if (!from.sameLanesAndWarps(to))
     return false;
   return !llvm::is_contained(to.registerPermutationTo(from), -1);

@@ -90,6 +90,10 @@ mlir::VectorType registerType(mlir::RankedTensorType type);
 /// unit stride, else 1.
 int64_t registerRun(const tilegpu::LaneMap &map, int64_t dim);
 
+/// Whether converting a tile from layout `from` to `to` only renumbers the
+/// registers of each lane (to.registerPermutationTo(from)).
+bool inRegisters(const tilegpu::LaneMap &from, const tilegpu::LaneMap &to);
+
 /// The LDS bytes `op` needs as scratch (all scratch uses share one region,
 /// each bracketed by barriers); 0 when it needs none.
 int64_t scratchBytes(mlir::Operation *op, unsigned waveSize);

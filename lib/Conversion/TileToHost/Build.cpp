@@ -18,8 +18,8 @@ struct RangeLowering : OpConversionPattern<tile::RangeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Type elementType = op.getType().getElementType();
     Value start = adaptor.getStart();
-    auto generate = tensor::GenerateOp::create(
-        rewriter, op.getLoc(), op.getType(), ValueRange{},
+    rewriter.replaceOpWithNewOp<tensor::GenerateOp>(
+        op, op.getType(), ValueRange{},
         [&](OpBuilder &b, Location loc, ValueRange ivs) {
           Value i = ivs.front();
           if (!elementType.isIndex())
@@ -28,7 +28,6 @@ struct RangeLowering : OpConversionPattern<tile::RangeOp> {
             i = arith::AddIOp::create(b, loc, start, i);
           tensor::YieldOp::create(b, loc, i);
         });
-    rewriter.replaceOp(op, generate.getResult());
     return success();
   }
 };

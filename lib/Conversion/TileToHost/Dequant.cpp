@@ -16,19 +16,6 @@
 using namespace mlir;
 using namespace mla;
 
-/// Rounds an f32 to `type` (no-op for f32).
-static Value fromF32(OpBuilder &b, Location loc, Value value, Type type) {
-  if (type.isF32())
-    return value;
-  return arith::TruncFOp::create(b, loc, type, value);
-}
-
-/// The storage bits of a narrow-float element.
-static Value bitsOf(OpBuilder &b, Location loc, Value element) {
-  return arith::BitcastOp::create(b, loc, host::storageType(element.getType()),
-                                  element);
-}
-
 namespace {
 struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -43,8 +30,8 @@ struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
     Value packed = adaptor.getPacked(), scales = adaptor.getScales();
     auto fp4 = Float4E2M1FNType::get(rewriter.getContext());
 
-    auto generate = tensor::GenerateOp::create(
-        rewriter, op.getLoc(), type, ValueRange{},
+    rewriter.replaceOpWithNewOp<tensor::GenerateOp>(
+        op, type, ValueRange{},
         [&](OpBuilder &b, Location loc, ValueRange ivs) {
           SmallVector<Value> at(ivs);
           Value col = ivs.back();
@@ -76,7 +63,6 @@ struct DequantMxLowering : OpConversionPattern<tile::DequantMxOp> {
           tensor::YieldOp::create(
               b, loc, fromF32(b, loc, scaled, type.getElementType()));
         });
-    rewriter.replaceOp(op, generate.getResult());
     return success();
   }
 };

@@ -29,10 +29,9 @@ struct DotLowering : OpConversionPattern<tile::DotOp> {
     Location loc = op.getLoc();
     Value lhs = widenNarrowOperand(rewriter, loc, adaptor.getLhs());
     Value rhs = widenNarrowOperand(rewriter, loc, adaptor.getRhs());
-    auto matmul = linalg::MatmulOp::create(
-        rewriter, loc, TypeRange{op.getType()}, ValueRange{lhs, rhs},
-        ValueRange{adaptor.getAcc()});
-    rewriter.replaceOp(op, matmul.getResults());
+    rewriter.replaceOpWithNewOp<linalg::MatmulOp>(op, TypeRange{op.getType()},
+                                                  ValueRange{lhs, rhs},
+                                                  ValueRange{adaptor.getAcc()});
     return success();
   }
 };

@@ -51,13 +51,10 @@ Value host::decodeNarrowTile(OpBuilder &b, Location loc, Value tile,
       b, loc, resultType, ValueRange{},
       [&](OpBuilder &b, Location loc, ValueRange ivs) {
         Value element = tensor::ExtractOp::create(b, loc, tile, ivs);
-        Value bits =
-            arith::BitcastOp::create(b, loc, storageType(format), element);
-        Value value = decodeNarrowFloat(b, loc, bits, format);
+        Value value =
+            decodeNarrowFloat(b, loc, bitsOf(b, loc, element), format);
         if (scale)
           value = arith::MulFOp::create(b, loc, value, scale);
-        if (!resultElement.isF32())
-          value = arith::TruncFOp::create(b, loc, resultElement, value);
-        tensor::YieldOp::create(b, loc, value);
+        tensor::YieldOp::create(b, loc, fromF32(b, loc, value, resultElement));
       });
 }

@@ -46,11 +46,9 @@ struct GuardedPosition {
 /// Address of element `position` of a view of `elementType`.
 static Value elementAddress(OpBuilder &b, Location loc, const LoweredView &view,
                             ValueRange position, Type elementType) {
-  Value offset = arith::IndexCastOp::create(
-      b, loc, b.getI64Type(), viewElementOffset(b, loc, view, position));
-  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-                             host::storageType(elementType), view.base,
-                             ValueRange{offset});
+  return host::kHostStorage.elementAddress(
+      b, loc, view.base, elementType,
+      viewElementOffset(b, loc, view, position));
 }
 
 /// The guarded position of tile element `ivs`; the mask covers the tile's
@@ -82,15 +80,14 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
   LogicalResult
   matchAndRewrite(tile::LoadOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     Type elementType = type.getElementType();
     Type storageType = host::storageType(elementType);
     HostAccess access(adaptor);
     Value pad = adaptor.getPad().empty() ? Value() : adaptor.getPad().front();
 
-    auto generate = tensor::GenerateOp::create(
-        rewriter, loc, type, ValueRange{},
+    rewriter.replaceOpWithNewOp<tensor::GenerateOp>(
+        op, type, ValueRange{},
         [&](OpBuilder &b, Location loc, ValueRange ivs) {
           GuardedPosition at = guardedPosition(b, loc, access, ivs);
           // The branches join in the storage type: x86 has no bf16
@@ -113,7 +110,6 @@ struct LoadLowering : OpConversionPattern<tile::LoadOp> {
               b, loc,
               host::fromStorage(b, loc, guarded.getResult(0), elementType));
         });
-    rewriter.replaceOp(op, generate.getResult());
     return success();
   }
 };

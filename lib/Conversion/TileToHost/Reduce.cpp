@@ -29,20 +29,6 @@ static arith::AtomicRMWKind arithKind(tile::ReduceKind kind, Type type) {
   llvm_unreachable("unknown reduce kind");
 }
 
-/// The identity of `kind` for `type`, as a typed attribute.
-static TypedAttr identity(tile::ReduceKind kind, Type type) {
-  OpBuilder b(type.getContext());
-  return arith::getIdentityValueAttr(arithKind(kind, type), type, b,
-                                     UnknownLoc::get(type.getContext()));
-}
-
-/// Combines two elements with `kind`.
-static Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind,
-                     Value lhs, Value rhs) {
-  return arith::getReductionOp(arithKind(kind, lhs.getType()), b, loc, lhs,
-                               rhs);
-}
-
 namespace {
 struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -52,20 +38,18 @@ struct ReduceLowering : OpConversionPattern<tile::ReduceOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     Type elementType = type.getElementType();
-    tile::ReduceKind kind = op.getKind();
-    Value init =
-        arith::ConstantOp::create(rewriter, loc, identity(kind, elementType));
+    arith::AtomicRMWKind kind = arithKind(op.getKind(), elementType);
+    Value init = arith::getIdentityValue(kind, elementType, rewriter, loc);
     Value filled = linalg::FillOp::create(rewriter, loc, init,
                                           host::emptyTile(rewriter, loc, type))
                        .getResult(0);
-    auto reduce = linalg::ReduceOp::create(
-        rewriter, loc, ValueRange{adaptor.getInput()}, ValueRange{filled},
+    rewriter.replaceOpWithNewOp<linalg::ReduceOp>(
+        op, ValueRange{adaptor.getInput()}, ValueRange{filled},
         ArrayRef<int64_t>{static_cast<int64_t>(op.getDim())},
         [&](OpBuilder &b, Location loc, ValueRange args) {
-          linalg::YieldOp::create(b, loc,
-                                  combine(b, loc, kind, args[0], args[1]));
+          linalg::YieldOp::create(
+              b, loc, arith::getReductionOp(kind, b, loc, args[0], args[1]));
         });
-    rewriter.replaceOp(op, reduce.getResults());
     return success();
   }
 };

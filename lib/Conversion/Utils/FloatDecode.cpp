@@ -125,6 +125,17 @@ Value mla::decodeE8M0(OpBuilder &b, Location loc, Value bits) {
                   k.toF32(pow2));
 }
 
+Value mla::bitsOf(OpBuilder &b, Location loc, Value value) {
+  unsigned width = value.getType().getIntOrFloatBitWidth();
+  return arith::BitcastOp::create(b, loc, b.getIntegerType(width), value);
+}
+
+Value mla::fromF32(OpBuilder &b, Location loc, Value value, Type type) {
+  if (type.isF32())
+    return value;
+  return arith::TruncFOp::create(b, loc, type, value);
+}
+
 Value mla::exactF32ToBF16(OpBuilder &b, Location loc, Value value) {
   Bits k{b, loc};
   Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), value);

@@ -55,6 +55,13 @@ Value ElementStorage::fromStored(OpBuilder &b, Location loc, Value stored,
   return convertStored(b, loc, stored, element);
 }
 
+Value ElementStorage::elementAddress(OpBuilder &b, Location loc, Value base,
+                                     Type element, Value index) const {
+  Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  return LLVM::GEPOp::create(b, loc, base.getType(), storedType(element), base,
+                             ValueRange{offset});
+}
+
 //===----------------------------------------------------------------------===//
 // Views
 //===----------------------------------------------------------------------===//
@@ -92,14 +99,10 @@ struct ViewLowering : StoragePattern<tile::ViewOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value base = adaptor.getBase().front();
-    if (!adaptor.getOffset().empty()) {
-      Value offset = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getI64Type(), adaptor.getOffset().front());
-      base =
-          LLVM::GEPOp::create(rewriter, loc, base.getType(),
-                              storage.storedType(op.getType().getElementType()),
-                              base, ValueRange{offset});
-    }
+    if (!adaptor.getOffset().empty())
+      base = storage.elementAddress(rewriter, loc, base,
+                                    op.getType().getElementType(),
+                                    adaptor.getOffset().front());
     SmallVector<Value> values = {base};
     for (unsigned d = 0, e = op.getType().getRank(); d < e; ++d)
       values.push_back(
@@ -121,11 +124,8 @@ struct LoadScalarLowering : StoragePattern<tile::LoadScalarOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type stored = storage.storedType(op.getType());
-    Value index = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getI64Type(), adaptor.getIndex());
-    Value address =
-        LLVM::GEPOp::create(rewriter, loc, adaptor.getPtr().getType(), stored,
-                            adaptor.getPtr(), ValueRange{index});
+    Value address = storage.elementAddress(rewriter, loc, adaptor.getPtr(),
+                                           op.getType(), adaptor.getIndex());
     unsigned alignment =
         storage.alignedLoads ? storage.storedBytes(op.getType()) : 0;
     Value value =

@@ -32,6 +32,13 @@ mlir::Value decodeE8M0(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value exactF32ToBF16(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value value);
 
+/// The bits of the narrow-float value `value`, as an integer of its width.
+mlir::Value bitsOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
+
+/// Rounds the f32 `value` to the float type `type` (nothing to do for f32).
+mlir::Value fromF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                    mlir::Type type);
+
 /// Whether `decodeNarrowFloat` handles `type`.
 bool isDecodableNarrowFloat(mlir::Type type);
 

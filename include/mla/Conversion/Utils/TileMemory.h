@@ -37,6 +37,11 @@ struct ElementStorage {
                        mlir::Value value) const;
   mlir::Value fromStored(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value stored, mlir::Type element) const;
+  /// The address of element `index` (an index) of the stored `element`s
+  /// that `base` points to.
+  mlir::Value elementAddress(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value base, mlir::Type element,
+                             mlir::Value index) const;
 };
 
 /// The converted form of a `!tile.view` value: (base, sizes..., strides...),

@@ -30,7 +30,23 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
     return getInput();
   if (Attribute splat = getSplatValue(adaptor.getInput()))
     return SplatElementsAttr::get(getType(), splat);
-  return {};
+  // broadcast(broadcast(x, d1), d2) -> broadcast(x, d1 composed with d2),
+  // in place. Result dims not added by this op are, in order, the inner
+  // result's dims; map the inner op's new dims through them.
+  auto inner = getInput().getDefiningOp<BroadcastOp>();
+  if (!inner)
+    return {};
+  SmallVector<int64_t> kept;
+  for (int64_t d = 0, e = getType().getRank(); d < e; ++d)
+    if (!llvm::is_contained(getDims(), d))
+      kept.push_back(d);
+  SmallVector<int64_t> dims(getDims());
+  for (int64_t d : inner.getDims())
+    dims.push_back(kept[d]);
+  llvm::sort(dims);
+  getInputMutable().assign(inner.getInput());
+  setDims(dims);
+  return getResult();
 }
 
 namespace {
@@ -46,35 +62,11 @@ struct BroadcastOfSplat : OpRewritePattern<BroadcastOp> {
     return success();
   }
 };
-
-/// broadcast(broadcast(x, d1), d2) -> broadcast(x, d1 composed with d2).
-struct BroadcastOfBroadcast : OpRewritePattern<BroadcastOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(BroadcastOp op,
-                                PatternRewriter &rewriter) const override {
-    auto inner = op.getInput().getDefiningOp<BroadcastOp>();
-    if (!inner)
-      return rewriter.notifyMatchFailure(op, "input is not a broadcast");
-    // Result dims not added by the outer op are, in order, the inner
-    // result's dims; map the inner op's new dims through them.
-    SmallVector<int64_t> kept;
-    for (int64_t d = 0, e = op.getType().getRank(); d < e; ++d)
-      if (!llvm::is_contained(op.getDims(), d))
-        kept.push_back(d);
-    SmallVector<int64_t> dims(op.getDims());
-    for (int64_t d : inner.getDims())
-      dims.push_back(kept[d]);
-    llvm::sort(dims);
-    rewriter.replaceOpWithNewOp<BroadcastOp>(op, op.getType(), inner.getInput(),
-                                             dims);
-    return success();
-  }
-};
 } // namespace
 
 void BroadcastOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
-  results.add<BroadcastOfSplat, BroadcastOfBroadcast>(context);
+  results.add<BroadcastOfSplat>(context);
 }
 
 OpFoldResult TransOp::fold(FoldAdaptor adaptor) {

@@ -24,29 +24,23 @@ static Value dequantKLast(TileBuilder &b, Value operand, Value scale,
   return b.toF32(operand);
 }
 
-namespace {
-struct DecomposeDotScaled : OpRewritePattern<DotScaledOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(DotScaledOp op,
-                                PatternRewriter &rewriter) const override {
-    TileBuilder b(op.getLoc(), rewriter);
-    RankedTensorType accType = op.getAcc().getType();
-    auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
-    int64_t k =
-        lhsType.getDimSize(1) * (lhsType.getElementType().isInteger(8) ? 2 : 1);
-    Value lhs = dequantKLast(b, op.getLhs(), op.getLhsScale(), k);
-    // The rhs is blocked along K = dim 0 while its scales are [N, K/32]:
-    // dequantize it K-last, then turn it back.
-    Value rhs = b.transpose(
-        dequantKLast(b, b.transpose(op.getRhs()), op.getRhsScale(), k));
-    rewriter.replaceOpWithNewOp<DotOp>(op, accType, lhs, rhs, op.getAcc());
-    return success();
-  }
-};
-} // namespace
+static LogicalResult decomposeDotScaled(DotScaledOp op,
+                                        PatternRewriter &rewriter) {
+  TileBuilder b(op.getLoc(), rewriter);
+  RankedTensorType accType = op.getAcc().getType();
+  auto lhsType = cast<RankedTensorType>(op.getLhs().getType());
+  int64_t k =
+      lhsType.getDimSize(1) * (lhsType.getElementType().isInteger(8) ? 2 : 1);
+  Value lhs = dequantKLast(b, op.getLhs(), op.getLhsScale(), k);
+  // The rhs is blocked along K = dim 0 while its scales are [N, K/32]:
+  // dequantize it K-last, then turn it back.
+  Value rhs = b.transpose(
+      dequantKLast(b, b.transpose(op.getRhs()), op.getRhsScale(), k));
+  rewriter.replaceOpWithNewOp<DotOp>(op, accType, lhs, rhs, op.getAcc());
+  return success();
+}
 
 void mla::tile::populateDecomposeDotScaledPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<DecomposeDotScaled>(patterns.getContext());
+  patterns.add(decomposeDotScaled);
 }

@@ -20,40 +20,33 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
   return {};
 }
 
-namespace {
 /// convert(convert(x)) -> convert(x): the middle layout is never needed.
-struct FoldConvertChain : OpRewritePattern<ConvertLayoutOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ConvertLayoutOp op,
-                                PatternRewriter &rewriter) const override {
-    auto inner = op.getSrc().getDefiningOp<ConvertLayoutOp>();
-    if (!inner)
-      return rewriter.notifyMatchFailure(op, "source is not a conversion");
-    rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, op.getType(),
-                                                 inner.getSrc());
-    return success();
-  }
-};
+static LogicalResult foldConvertChain(ConvertLayoutOp op,
+                                      PatternRewriter &rewriter) {
+  auto inner = op.getSrc().getDefiningOp<ConvertLayoutOp>();
+  if (!inner)
+    return rewriter.notifyMatchFailure(op, "source is not a conversion");
+  rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, op.getType(),
+                                               inner.getSrc());
+  return success();
+}
 
 /// A conversion of a splat constant is the constant in the new layout.
-struct FoldConvertOfSplat : OpRewritePattern<ConvertLayoutOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ConvertLayoutOp op,
-                                PatternRewriter &rewriter) const override {
-    SplatElementsAttr splat;
-    if (!matchPattern(op.getSrc(), m_Constant(&splat)))
-      return rewriter.notifyMatchFailure(op, "source is not a splat");
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op,
-        SplatElementsAttr::get(op.getType(), splat.getSplatValue<Attribute>()));
-    return success();
-  }
-};
-} // namespace
+static LogicalResult foldConvertOfSplat(ConvertLayoutOp op,
+                                        PatternRewriter &rewriter) {
+  SplatElementsAttr splat;
+  if (!matchPattern(op.getSrc(), m_Constant(&splat)))
+    return rewriter.notifyMatchFailure(op, "source is not a splat");
+  rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+      op,
+      SplatElementsAttr::get(op.getType(), splat.getSplatValue<Attribute>()));
+  return success();
+}
 
 void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                   MLIRContext *context) {
-  results.add<FoldConvertChain, FoldConvertOfSplat>(context);
+  results.add(foldConvertChain);
+  results.add(foldConvertOfSplat);
 }
 
 //===----------------------------------------------------------------------===//
