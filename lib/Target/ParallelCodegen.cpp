@@ -48,9 +48,10 @@ static llvm::SmallString<0> extractKernel(const llvm::Module &module,
 }
 
 /// Parses `bitcode` into a context of its own, optimizes it and writes its
-/// object into `object`.
+/// object (or assembly) into `object`.
 static LogicalResult compilePart(StringRef bitcode,
                                  llvm::TargetMachine &machine,
+                                 llvm::CodeGenFileType type,
                                  llvm::SmallString<0> &object,
                                  std::string &error) {
   llvm::LLVMContext context;
@@ -63,16 +64,14 @@ static LogicalResult compilePart(StringRef bitcode,
   if (failed(optimizeModule(**part, machine, error)))
     return failure();
   llvm::raw_svector_ostream os(object);
-  return emitMachineCode(**part, machine, llvm::CodeGenFileType::ObjectFile, os,
-                         error);
+  return emitMachineCode(**part, machine, type, os, error);
 }
 
-LogicalResult
-mla::compileKernelsApart(const TargetBackend &backend,
-                         const llvm::Module &module,
-                         ArrayRef<std::string> kernels, unsigned jobs,
-                         std::vector<llvm::SmallString<0>> &objects,
-                         std::string &error, llvm::raw_ostream *progress) {
+LogicalResult mla::compileKernelsApart(
+    const TargetBackend &backend, const llvm::Module &module,
+    ArrayRef<std::string> kernels, unsigned jobs,
+    std::vector<llvm::SmallString<0>> &objects, std::string &error,
+    llvm::raw_ostream *progress, llvm::CodeGenFileType type) {
   size_t count = kernels.size();
   if (count == 0) {
     error = "the program has no kernels";
@@ -101,8 +100,8 @@ mla::compileKernelsApart(const TargetBackend &backend,
     llvm::DefaultThreadPool pool(threads);
     for (size_t i = 0; i < count; ++i)
       pool.async([&, i] {
-        if (failed(
-                compilePart(bitcode[i], *machines[i], objects[i], errors[i])) &&
+        if (failed(compilePart(bitcode[i], *machines[i], type, objects[i],
+                               errors[i])) &&
             errors[i].empty())
           errors[i] = "compilation failed";
         if (!progress)

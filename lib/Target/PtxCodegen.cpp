@@ -8,6 +8,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
@@ -51,12 +53,72 @@ std::vector<PtxKernel> mla::describePtxKernels(ModuleOp module) {
   return kernels;
 }
 
-std::vector<std::string> mla::externalFunctions(const llvm::Module &module) {
-  std::vector<std::string> names;
-  for (const llvm::Function &function : module)
-    if (function.isDeclaration() && !function.isIntrinsic())
-      names.push_back(function.getName().str());
-  return names;
+/// The directives every PTX module opens with, once each.
+static bool isPtxHeader(llvm::StringRef line) {
+  return line.starts_with(".version") || line.starts_with(".target") ||
+         line.starts_with(".address_size");
+}
+
+LogicalResult mla::mergePtxParts(llvm::ArrayRef<llvm::SmallString<0>> parts,
+                                 std::string &merged, std::string &error) {
+  // A definition opens a line: `.visible .entry NAME(`, `.func ... NAME(`,
+  // `.global .align 4 .b8 NAME[...]`; declarations are `.extern`.
+  llvm::Regex definition(
+      "^(\\.visible |\\.weak )?(\\.entry|\\.func|\\.global|\\.shared|\\.const)"
+      "[^(;]*[ )]([A-Za-z_$%][A-Za-z0-9_$]*)( *\\(|\\[| *;| *=|$)");
+  llvm::Regex externFunction(
+      "^\\.extern \\.func *(\\([^)]*\\))? *([A-Za-z_$%][A-Za-z0-9_$]*)");
+  llvm::StringSet<> defined;
+  llvm::SetVector<llvm::StringRef> undefined;
+  std::string header;
+  llvm::raw_string_ostream os(merged);
+  for (auto [index, part] : llvm::enumerate(parts)) {
+    llvm::SmallVector<llvm::StringRef> lines;
+    llvm::StringRef(part).split(lines, '\n');
+    // The first part's preamble (comments, header) opens the module; the
+    // others' must repeat its header.
+    std::string partHeader;
+    bool body = false;
+    for (llvm::StringRef line : lines) {
+      if (!body &&
+          (line.empty() || line.starts_with("//") || isPtxHeader(line))) {
+        if (isPtxHeader(line))
+          partHeader += line.str() + "\n";
+        if (index == 0)
+          os << line << "\n";
+        continue;
+      }
+      if (!body) {
+        body = true;
+        if (index == 0)
+          header = partHeader;
+        else if (partHeader != header) {
+          error = "the kernels' PTX parts disagree on their header (" +
+                  llvm::StringRef(partHeader).trim().str() + " against " +
+                  llvm::StringRef(header).trim().str() + ")";
+          return failure();
+        }
+      }
+      llvm::SmallVector<llvm::StringRef> m;
+      if (definition.match(line, &m) && !defined.insert(m[3]).second) {
+        error = ("two kernels' PTX parts both define '" + m[3] + "'").str();
+        return failure();
+      }
+      if (externFunction.match(line, &m))
+        undefined.insert(m[2]);
+      os << line << "\n";
+    }
+  }
+  std::vector<std::string> missing;
+  for (llvm::StringRef name : undefined)
+    if (!defined.contains(name))
+      missing.push_back(name.str());
+  if (!missing.empty()) {
+    error = "the kernels call " + llvm::join(missing, ", ") +
+            ", which no library provides";
+    return failure();
+  }
+  return success();
 }
 
 /// Decimal group `index` of `matches`.

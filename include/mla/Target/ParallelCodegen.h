@@ -15,6 +15,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CodeGen.h"
 
 #include <string>
 #include <vector>
@@ -29,12 +30,14 @@ class TargetBackend;
 /// its kernel and the internal helpers and globals it uses; the first also
 /// holds `module`'s other external definitions (the ABI record). `module`
 /// must be translated but not yet optimized: inlining happens per kernel.
-/// With `progress`, a line per kernel says when it is compiled.
-mlir::LogicalResult
-compileKernelsApart(const TargetBackend &backend, const llvm::Module &module,
-                    llvm::ArrayRef<std::string> kernels, unsigned jobs,
-                    std::vector<llvm::SmallString<0>> &objects,
-                    std::string &error, llvm::raw_ostream *progress = nullptr);
+/// With `progress`, a line per kernel says when it is compiled. `type`
+/// asks for assembly instead (NVPTX's PTX, whose parts mergePtxParts joins).
+mlir::LogicalResult compileKernelsApart(
+    const TargetBackend &backend, const llvm::Module &module,
+    llvm::ArrayRef<std::string> kernels, unsigned jobs,
+    std::vector<llvm::SmallString<0>> &objects, std::string &error,
+    llvm::raw_ostream *progress = nullptr,
+    llvm::CodeGenFileType type = llvm::CodeGenFileType::ObjectFile);
 
 } // namespace mla
 

@@ -12,8 +12,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/JSON.h"
 
 #include <optional>
@@ -37,10 +37,14 @@ struct PtxKernel {
 /// the LLVM dialect with NVVM kernels.
 std::vector<PtxKernel> describePtxKernels(mlir::ModuleOp module);
 
-/// The functions `module` calls but does not define, intrinsics aside:
-/// PTX is loaded without linking, so each would fail at load time (MLIR
-/// lowers some math ops to libdevice calls).
-std::vector<std::string> externalFunctions(const llvm::Module &module);
+/// Joins the PTX of kernels compiled apart (compileKernelsApart) into one
+/// module: the first part's header, then every part's declarations and
+/// definitions in order. Fails when the parts' headers differ, when two
+/// parts define one symbol, or when a function is declared that no part
+/// defines: PTX is loaded without linking, so such a call (MLIR lowers
+/// some math ops to libdevice) could never resolve.
+mlir::LogicalResult mergePtxParts(llvm::ArrayRef<llvm::SmallString<0>> parts,
+                                  std::string &merged, std::string &error);
 
 /// Static shared memory a CUDA kernel may declare (48 KiB); more needs
 /// dynamic shared memory and an opt-in at launch.

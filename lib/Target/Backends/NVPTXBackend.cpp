@@ -12,6 +12,7 @@
 #include "mla/Target/AbiRecord.h"
 #include "mla/Target/LLVMCodegen.h"
 #include "mla/Target/OutputFile.h"
+#include "mla/Target/ParallelCodegen.h"
 #include "mla/Target/PtxCodegen.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -99,9 +100,6 @@ protected:
 
 LogicalResult NVPTXBackend::writeBinary(BinaryJob &job,
                                         std::string &error) const {
-  // PTX is one file for ptxas: the kernels are compiled together.
-  if (failed(prepareForEmit(job.module, job.machine, job.manifest, error)))
-    return failure();
   llvm::StringRef outputPath = job.outputPath;
   std::string ptxas = findPtxas(ptxasPath);
   bool cubinOnly = llvm::sys::path::extension(outputPath) == ".cubin";
@@ -111,12 +109,6 @@ LogicalResult NVPTXBackend::writeBinary(BinaryJob &job,
              "' is a cubin, which ptxas makes, and none was found "
              "(--ptxas=PATH; -o FILE.ptx writes the PTX alone)")
                 .str();
-    return failure();
-  }
-  std::vector<std::string> external = externalFunctions(job.module);
-  if (!external.empty()) {
-    error = "the kernels call " + llvm::join(external, ", ") +
-            ", which no library provides on " + info.name.str();
     return failure();
   }
   std::vector<PtxKernel> kernels = describePtxKernels(job.lowered);
@@ -131,14 +123,29 @@ LogicalResult NVPTXBackend::writeBinary(BinaryJob &job,
       return failure();
     }
 
+  // Each kernel is optimized and compiled to PTX apart, side by side, and
+  // the parts joined into the one module the driver loads.
+  if (llvm::Error recordError = addAbiRecord(job.module, job.manifest)) {
+    error = llvm::toString(std::move(recordError));
+    return failure();
+  }
+  std::vector<llvm::SmallString<0>> parts;
+  std::string text;
+  if (failed(compileKernelsApart(*this, job.module, job.kernels, job.jobs,
+                                 parts, error, job.progress,
+                                 llvm::CodeGenFileType::AssemblyFile)))
+    return failure();
+  if (failed(mergePtxParts(parts, text, error))) {
+    error += " on " + info.name.str();
+    return failure();
+  }
   std::unique_ptr<TemporaryFile> ptx =
       cubinOnly ? TemporaryFile::createScratch("mla-compile", "ptx", error)
                 : TemporaryFile::createFor(outputPath, error);
-  if (!ptx ||
-      failed(emitMachineCode(job.module, job.machine,
-                             llvm::CodeGenFileType::AssemblyFile, ptx->os(),
-                             error)) ||
-      failed(ptx->close(error)))
+  if (!ptx)
+    return failure();
+  ptx->os() << text;
+  if (failed(ptx->close(error)))
     return failure();
 
   std::unique_ptr<TemporaryFile> cubin;
@@ -147,6 +154,11 @@ LogicalResult NVPTXBackend::writeBinary(BinaryJob &job,
     cubin = TemporaryFile::createFor(cubinPath, error);
     if (!cubin || failed(cubin->close(error)))
       return failure();
+    if (job.progress) {
+      *job.progress << "mla-compile: assembling " << cubinPath << " with "
+                    << ptxas << "\n";
+      job.progress->flush();
+    }
     if (failed(assemblePtx(ptxas, info.cpu, ptx->getPath(), cubin->getPath(),
                            resources, error))) {
       error = ("assembling " + outputPath + ": " + error).str();
