@@ -4,9 +4,13 @@
 //
 // The block sizes are compile-time parameters: the tile types name them
 // (#tile.dims) and the offsets read them (tile.param). The program provides
-// two instances, the default 64x64x32 one (@gemm_bf16) and one with 16-row
-// blocks for short matrices (@gemm_bf16_bm16); `mla-compile --instances`
-// picks others.
+// the default 64x64x32 instance (@gemm_bf16) and one with 16-row blocks for
+// short matrices (@gemm_bf16_bm16); `mla-compile --instances` picks others.
+// Each also comes for N and K multiples of 8 (ALIGN = 8: @gemm_bf16_align8,
+// @gemm_bf16_bm16_align8), which its launch requires: every 16-byte run of
+// a row of A or B is then inside the matrix or outside it as a whole, so the
+// GPU lowering loads it as one vector with no element-by-element path
+// beside it (gfx950's K loop: 39 instructions for 4 MFMAs, against 192).
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s
 // RUN: mla-opt %s --tile-specialize | FileCheck %s --check-prefix=SPEC
@@ -50,17 +54,45 @@
 // RUN: %npytool check-gemm %t.a.npy %t.b.npy %t.c942_16.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST
 //
+// The ALIGN = 8 instances on M = 70, N = 104, K = 48 (a partial K tile and
+// a partial column block, in whole vectors), on the host and both emulated
+// chips; a K that 8 does not divide is refused before the launch.
+// RUN: %npytool random %t.a8.npy --dtype bf16 --shape 70,48 --seed 4
+// RUN: %npytool random %t.b8.npy --dtype bf16 --shape 48,104 --seed 5
+// RUN: mla-run --target host --module %t.so --kernel gemm_bf16_align8 \
+// RUN:   --arg a=@%t.a8.npy --arg b=@%t.b8.npy --arg c=empty:70x104 \
+// RUN:   --arg m=70 --arg n=104 --arg k=48 --save c=%t.c8.npy
+// RUN: %npytool check-gemm %t.a8.npy %t.b8.npy %t.c8.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST8
+// RUN: mla-run --target emu --module %t.950.so --kernel gemm_bf16_align8 \
+// RUN:   --arg a=@%t.a8.npy --arg b=@%t.b8.npy --arg c=empty:70x104 \
+// RUN:   --arg m=70 --arg n=104 --arg k=48 --save c=%t.c8_950.npy
+// RUN: %npytool check-gemm %t.a8.npy %t.b8.npy %t.c8_950.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST8
+// RUN: mla-run --target emu --module %t.942.so --kernel gemm_bf16_bm16_align8 \
+// RUN:   --arg a=@%t.a8.npy --arg b=@%t.b8.npy --arg c=empty:70x104 \
+// RUN:   --arg m=70 --arg n=104 --arg k=48 --save c=%t.c8_942.npy
+// RUN: %npytool check-gemm %t.a8.npy %t.b8.npy %t.c8_942.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST8
+// RUN: not mla-run --target emu --module %t.950.so --kernel gemm_bf16_align8 \
+// RUN:   --arg a=@%t.a.npy --arg b=@%t.b8.npy --arg c=empty:70x104 \
+// RUN:   --arg m=70 --arg n=104 --arg k=45 2>&1 | FileCheck %s --check-prefix=REFUSED
+//
+// gfx950's K loop of the ALIGN = 8 instance loads A and B with 16-byte
+// buffer loads only; the general one keeps 2-byte loads beside them.
+// RUN: mla-compile %s --target=gfx950 --emit=asm -o - | FileCheck %s --check-prefix=GFX950
+//
 // The NVIDIA lowering (wgmma for the 64-row block, mma.sync m16n8k16 for
 // the 16-row one) compiles to PTX; test/Target/NVPTX/examples-cuda.test
 // runs it where a GPU is.
 // RUN: mla-compile %s --target=sm_90 --emit=asm -o - | FileCheck %s --check-prefix=PTX
 
-// CHECK-LABEL: tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32>
+// CHECK-LABEL: tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1>
 // CHECK: scf.for
 // CHECK: tile.dot {{.*}} : tensor<?x?xbf16, #tile.dims<[BM, BK]>>, tensor<?x?xbf16, #tile.dims<[BK, BN]>> -> tensor<?x?xf32, #tile.dims<[BM, BN]>>
 // CHECK: tile.store
 // SPEC-LABEL: tile.kernel @gemm_bf16(
-// SPEC-SAME: tile.params = {BK = 32 : i64, BM = 64 : i64, BN = 64 : i64}
+// SPEC-SAME: tile.params = {ALIGN = 1 : i64, BK = 32 : i64, BM = 64 : i64, BN = 64 : i64}
 // SPEC: tile.dot {{.*}} : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
 // SPEC-LABEL: tile.kernel @gemm_bf16_bm16(
 // SPEC-SAME: block_m = 16 : i64
@@ -68,6 +100,14 @@
 // LAUNCH: run: target=host kernel=gemm_bf16 grid=2x2x1
 // LAUNCH16: run: target=host kernel=gemm_bf16_bm16 grid=5x2x1
 // HOST: check: rel_fro={{.*}} outside_tol=0/7000 nan=0 PASS
+// HOST8: check: rel_fro={{.*}} outside_tol=0/7280 nan=0 PASS
+// REFUSED: error: kernel 'gemm_bf16_align8': requires k % 8 == 0, got k = 45
+// GFX950-LABEL: {{^}}gemm_bf16:
+// GFX950: buffer_load_ushort
+// GFX950: s_endpgm
+// GFX950-LABEL: {{^}}gemm_bf16_align8:
+// GFX950-NOT: buffer_load_ushort
+// GFX950: s_endpgm
 // PTX-LABEL: .visible .entry gemm_bf16(
 // PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // PTX-LABEL: .visible .entry gemm_bf16_bm16(
@@ -77,12 +117,13 @@
 !b_tile = tensor<?x?xbf16, #tile.dims<[BK, BN]>>
 !c_tile = tensor<?x?xf32, #tile.dims<[BM, BN]>>
 
-tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32>(
+tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1>(
     %a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>,
     %m: i32, %n: i32, %k: i32)
-    attributes {tile.instances = {BM = [64, 16]},
+    attributes {tile.instances = {BM = [64, 16], ALIGN = [1, 8]},
                 tile.launch = {grid = ["cdiv(m, BM)", "cdiv(n, BN)", 1],
-                               block_m = #tile.param<"BM">, block_n = #tile.param<"BN">}} {
+                               block_m = #tile.param<"BM">, block_n = #tile.param<"BN">,
+                               requires = ["k % ALIGN == 0", "n % ALIGN == 0"]}} {
   %c0 = arith.constant 0 : index
   %bm = tile.param "BM" : index
   %bn = tile.param "BN" : index

@@ -397,6 +397,7 @@ static std::optional<Infix> infixOf(llvm::StringRef op) {
       .Case("sub", Infix{"-", 1})
       .Case("mul", Infix{"*", 2})
       .Case("floordiv", Infix{"//", 2})
+      .Case("rem", Infix{"%", 2})
       .Default(std::nullopt);
 }
 

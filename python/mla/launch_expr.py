@@ -202,7 +202,7 @@ def arguments_of(expr):
 # Infix operators and how tightly they bind; the rest print as calls.
 _INFIX = {"eq": ("==", 0), "ne": ("!=", 0), "lt": ("<", 0), "le": ("<=", 0),
           "gt": (">", 0), "ge": (">=", 0), "add": ("+", 1), "sub": ("-", 1),
-          "mul": ("*", 2), "floordiv": ("//", 2)}
+          "mul": ("*", 2), "floordiv": ("//", 2), "rem": ("%", 2)}
 
 
 def _print(node, context):

@@ -43,6 +43,10 @@ struct LoweringState {
   /// (countPendingCopies); absent when fewer copies precede it than it
   /// leaves pending.
   llvm::DenseMap<mlir::Operation *, int64_t> pendingCopyInstructions;
+  /// Per tile load and store from a tile.view: what the view's row length
+  /// and the tile's first column are both known to be multiples of
+  /// (recordAccessMultiples).
+  llvm::DenseMap<mlir::Operation *, int64_t> accessMultiples;
 
   /// The ids of the kernel `op` is in.
   const KernelIds &idsFor(mlir::Operation *op) const;
@@ -260,6 +264,11 @@ void dropRepeatedBarriers(mlir::Operation *func, const GpuTarget &target);
 /// only after the copy is waited for, and the marks keep the backend from
 /// waiting for every copy in flight before each LDS access.
 void separateLdsCopies(mlir::Operation *func);
+
+/// Records, for each tile load and store of `kernel` from a tile.view, what
+/// its row length and first column are known to be multiples of, read off
+/// the IR before the conversion detaches loop bodies.
+void recordAccessMultiples(mlir::Operation *kernel, LoweringState &state);
 
 /// Records, for each async_wait of `kernel` (run with `numWarps` warps),
 /// the copy instructions it leaves in flight, read off the IR before the

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuLowering.h"
+#include "mla/Conversion/Utils/KnownMultiple.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 
@@ -118,13 +119,15 @@ static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
   access.run = vectorRun(access.map, op.getView(), access.bytes);
   // A mask over the leading dimensions only is the same for a whole run.
   bool maskPerRow = !op.getMask() || access.maskMap.getRank() < tile.getRank();
-  if (auto view = op.getView().template getDefiningOp<tile::ViewOp>()) {
-    int64_t rowLength = view.getStaticSizes().back();
-    std::optional<int64_t> start = getConstantIntValue(op.getIndices().back());
-    access.uniformRuns = maskPerRow && !ShapedType::isDynamic(rowLength) &&
-                         rowLength % access.run == 0 && start &&
-                         *start % access.run == 0;
-  }
+  // Runs are in or out of a row as a whole where its length and the
+  // tile's first column are multiples of the run: constants, or facts such
+  // as a requirement `k % 8 == 0`.
+  // Runs are in or out of a row as a whole where its length and the
+  // tile's first column are multiples of the run: constants, or facts such
+  // as a requirement `k % 8 == 0`.
+  auto known = state.accessMultiples.find(op);
+  access.uniformRuns = maskPerRow && known != state.accessMultiples.end() &&
+                       known->second % access.run == 0;
   access.rowsBounded =
       state.target.boundsAccesses() && rowsEndAtExtent(access.view);
   access.numBytes = viewExtentBytes(b, loc, access.view, access.bytes);
@@ -346,6 +349,24 @@ struct StoreLowering : GpuOpLowering<tile::StoreOp> {
   }
 };
 } // namespace
+
+void mla::gpu::recordAccessMultiples(Operation *kernel, LoweringState &state) {
+  auto record = [&](Operation *op, Value view, ValueRange indices) {
+    auto viewOp = view.getDefiningOp<tile::ViewOp>();
+    if (!viewOp || indices.empty())
+      return;
+    int64_t last = viewOp.getStaticSizes().size() - 1;
+    state.accessMultiples[op] =
+        std::min(getKnownMultiple(viewOp.getMixedSize(last)),
+                 getKnownMultiple(indices.back()));
+  };
+  kernel->walk([&](Operation *op) {
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      record(op, load.getView(), load.getIndices());
+    else if (auto store = dyn_cast<tile::StoreOp>(op))
+      record(op, store.getView(), store.getIndices());
+  });
+}
 
 void mla::gpu::populateMemoryPatterns(GpuTypeConverter &converter,
                                       RewritePatternSet &patterns,

@@ -19,11 +19,19 @@
 // CHECK: %[[HIGH:.*]] = arith.maxsi %[[PROD]], %{{.*}} : i64
 // CHECK: %[[NE:.*]] = arith.cmpi ne, %[[LOW]], %[[HIGH]] : i64
 // CHECK: llvm.intr.assume %[[NE]] : i1
+// A divisibility requirement is a remainder (with the dividend's sign, as
+// launchers compute it) compared with 0.
+// CHECK: %[[N3:.*]] = arith.extsi %n : i32 to i64
+// CHECK: %[[C8:.*]] = arith.constant 8 : i64
+// CHECK: %[[REM:.*]] = arith.remsi %[[N3]], %[[C8]] : i64
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[REM]], %{{.*}} : i64
+// CHECK: llvm.intr.assume %[[EQ]] : i1
 // CHECK: tile.program_id x
 tile.kernel @facts(%x: !tile.ptr<f32>, %n: i32, %m: i64)
     attributes {tile.launch = {grid = [1, 1, 1],
                                requires = ["n <= 256",
-                                           "min(cdiv(n, 16), m // 2) != max((m + 1) * 3, 7)"]}} {
+                                           "min(cdiv(n, 16), m // 2) != max((m + 1) * 3, 7)",
+                                           "n % 8 == 0"]}} {
   %p = tile.program_id x
   tile.return
 }

@@ -108,7 +108,7 @@ private:
 
   std::optional<json::Value> product() {
     static constexpr std::pair<StringRef, StringRef> kOps[] = {
-        {"//", "floordiv"}, {"*", "mul"}};
+        {"//", "floordiv"}, {"*", "mul"}, {"%", "rem"}};
     return chain(&Parser::unary, kOps);
   }
 

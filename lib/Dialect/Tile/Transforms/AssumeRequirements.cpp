@@ -91,6 +91,7 @@ private:
                         .Case("sub", createBinary<arith::SubIOp>)
                         .Case("mul", createBinary<arith::MulIOp>)
                         .Case("floordiv", createBinary<arith::FloorDivSIOp>)
+                        .Case("rem", createBinary<arith::RemSIOp>)
                         .Case("ceildiv", createBinary<arith::CeilDivSIOp>)
                         .Case("min", createBinary<arith::MinSIOp>)
                         .Case("max", createBinary<arith::MaxSIOp>)
