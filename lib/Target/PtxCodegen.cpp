@@ -61,11 +61,13 @@ static bool isPtxHeader(llvm::StringRef line) {
 
 LogicalResult mla::mergePtxParts(llvm::ArrayRef<llvm::SmallString<0>> parts,
                                  std::string &merged, std::string &error) {
-  // A definition opens a line: `.visible .entry NAME(`, `.func ... NAME(`,
-  // `.global .align 4 .b8 NAME[...]`; declarations are `.extern`.
+  // A definition opens a line: `.visible .entry NAME(`, `.func NAME(`,
+  // `.func (.param .b32 func_retval0) NAME(`, `.global .align 4 .b8
+  // NAME[...]`; declarations are `.extern`.
   llvm::Regex definition(
       "^(\\.visible |\\.weak )?(\\.entry|\\.func|\\.global|\\.shared|\\.const)"
-      "[^(;]*[ )]([A-Za-z_$%][A-Za-z0-9_$]*)( *\\(|\\[| *;| *=|$)");
+      "( *\\([^)]*\\))?[^(;]*[ )]([A-Za-z_$%][A-Za-z0-9_$]*)"
+      "( *\\(|\\[| *;| *=|$)");
   llvm::Regex externFunction(
       "^\\.extern \\.func *(\\([^)]*\\))? *([A-Za-z_$%][A-Za-z0-9_$]*)");
   llvm::StringSet<> defined;
@@ -100,8 +102,8 @@ LogicalResult mla::mergePtxParts(llvm::ArrayRef<llvm::SmallString<0>> parts,
         }
       }
       llvm::SmallVector<llvm::StringRef> m;
-      if (definition.match(line, &m) && !defined.insert(m[3]).second) {
-        error = ("two kernels' PTX parts both define '" + m[3] + "'").str();
+      if (definition.match(line, &m) && !defined.insert(m[4]).second) {
+        error = ("two kernels' PTX parts both define '" + m[4] + "'").str();
         return failure();
       }
       if (externFunction.match(line, &m))

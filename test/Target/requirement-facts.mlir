@@ -12,6 +12,23 @@
 // AMD: v_cmp_gt_u32
 // AMD: s_endpgm
 //
+// A divisibility requirement tells the lowering that a row splits into
+// whole vectors: with `n % 4 == 0` and a block starting at a multiple of
+// 1024, every 16-byte run of f32 is inside the view or outside it as a
+// whole, so each moves as one buffer_load/store_dwordx4 with no
+// element-by-element path beside it; without the requirement both stay.
+// AMD-LABEL: {{^}}whole_runs:
+// AMD-NOT: buffer_load_dword v
+// AMD-NOT: buffer_store_dword v
+// AMD: buffer_load_dwordx4
+// AMD: buffer_store_dwordx4
+// AMD: s_endpgm
+// AMD-LABEL: {{^}}ragged_runs:
+// AMD-DAG: buffer_load_dwordx4
+// AMD-DAG: buffer_load_dword v
+// AMD-DAG: buffer_store_dword v
+// AMD: s_endpgm
+//
 // The NVIDIA lowering gets the fact too: no element index is compared with
 // n (%2) once LLVM has used it.
 // RUN: mla-compile %s --target=sm_90 --emit=llvm -o - | FileCheck %s --check-prefix=NVPTX
@@ -43,5 +60,33 @@ tile.kernel @unknown(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32)
   %t = tile.load %xv[%c0] : !tile.view<?xf32> -> tensor<256xf32>
   %r = arith.addf %t, %t : tensor<256xf32>
   tile.store %r, %yv[%c0] : tensor<256xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+tile.kernel @whole_runs(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32)
+    attributes {tile.launch = {grid = ["cdiv(n, 1024)", 1, 1], requires = ["n % 4 == 0"]}} {
+  %c1024 = arith.constant 1024 : index
+  %p = tile.program_id x
+  %off = arith.muli %p, %c1024 : index
+  %len = arith.index_cast %n : i32 to index
+  %xv = tile.view %x sizes [%len] strides [1] : !tile.ptr<f32> -> !tile.view<?xf32>
+  %yv = tile.view %y sizes [%len] strides [1] : !tile.ptr<f32> -> !tile.view<?xf32>
+  %t = tile.load %xv[%off] : !tile.view<?xf32> -> tensor<1024xf32>
+  %r = arith.addf %t, %t : tensor<1024xf32>
+  tile.store %r, %yv[%off] : tensor<1024xf32>, !tile.view<?xf32>
+  tile.return
+}
+
+tile.kernel @ragged_runs(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %n: i32)
+    attributes {tile.launch = {grid = ["cdiv(n, 1024)", 1, 1]}} {
+  %c1024 = arith.constant 1024 : index
+  %p = tile.program_id x
+  %off = arith.muli %p, %c1024 : index
+  %len = arith.index_cast %n : i32 to index
+  %xv = tile.view %x sizes [%len] strides [1] : !tile.ptr<f32> -> !tile.view<?xf32>
+  %yv = tile.view %y sizes [%len] strides [1] : !tile.ptr<f32> -> !tile.view<?xf32>
+  %t = tile.load %xv[%off] : !tile.view<?xf32> -> tensor<1024xf32>
+  %r = arith.addf %t, %t : tensor<1024xf32>
+  tile.store %r, %yv[%off] : tensor<1024xf32>, !tile.view<?xf32>
   tile.return
 }

@@ -40,9 +40,11 @@ std::vector<PtxKernel> describePtxKernels(mlir::ModuleOp module);
 /// Joins the PTX of kernels compiled apart (compileKernelsApart) into one
 /// module: the first part's header, then every part's declarations and
 /// definitions in order. Fails when the parts' headers differ, when two
-/// parts define one symbol, or when a function is declared that no part
-/// defines: PTX is loaded without linking, so such a call (MLIR lowers
-/// some math ops to libdevice) could never resolve.
+/// parts define one symbol (an internal helper that survived inlining in
+/// two kernels would; none of the examples keeps one, and such a program
+/// is refused by name rather than given a module ptxas rejects), or when a
+/// function is declared that no part defines: PTX is loaded without linking, so
+/// such a call (MLIR lowers some math ops to libdevice) could never resolve.
 mlir::LogicalResult mergePtxParts(llvm::ArrayRef<llvm::SmallString<0>> parts,
                                   std::string &merged, std::string &error);
 
