@@ -4,6 +4,7 @@
 #include "mla/Runtime/Manifest.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -63,6 +64,7 @@ static const ArgBinding kBindings[] = {
     {"part_lse", MlaArg::PartLse, ArgKind::Pointer, "f32"},
     {"out", MlaArg::Out, ArgKind::Pointer, "bf16"},
     {"sm_scale", MlaArg::SmScale, ArgKind::Scalar, "f32"},
+    {"heads", MlaArg::Heads, ArgKind::Scalar, "i32"},
 };
 
 /// The element type of the KV cache (`role` Kv) or of its scales (KvScale)
@@ -121,9 +123,14 @@ static Status readMlaLaunchKeys(const Manifest &manifest,
                                 keys.maxSplits))
     return s;
   bool partial = kernel.role == kPartialRole;
-  if (partial)
-    if (Status s = requireKey(kernel, "heads", keys.heads.has_value()))
-      return s;
+  // A partial kernel learns the head count from its `heads` argument, or
+  // serves only launch.heads.
+  if (partial && !keys.heads &&
+      llvm::none_of(kernel.args,
+                    [](const KernelArg &arg) { return arg.name == "heads"; }))
+    return Status::failure(kernel.location,
+                           "kernel '" + kernel.symbol + "': " + kernel.role +
+                               " needs a 'heads' argument or launch.heads");
   if (Status s = requireKey(kernel, "grid", kernel.hasGrid))
     return s;
   const char *quantity = partial ? "programs" : "combine_items";
@@ -167,17 +174,19 @@ static Status readMlaLaunchKeys(const Manifest &manifest,
 /// offers.
 static std::string describeAvailable(const Manifest &manifest,
                                      const char *role) {
-  std::string list;
+  std::vector<std::string> offered;
   for (const KernelInfo &kernel : manifest.kernels) {
     if (kernel.role != role)
       continue;
     MlaLaunchKeys keys;
     if (readMlaLaunchKeys(manifest, kernel, keys))
       continue;
-    list += (list.empty() ? "" : ", ") + keys.kvDType.value_or("any") + "/" +
-            (keys.heads ? std::to_string(*keys.heads) : "any");
+    std::string entry = keys.kvDType.value_or("any") + "/" +
+                        (keys.heads ? std::to_string(*keys.heads) : "any");
+    if (!llvm::is_contained(offered, entry))
+      offered.push_back(entry);
   }
-  return list.empty() ? "none" : list;
+  return offered.empty() ? "none" : llvm::join(offered, ", ");
 }
 
 /// Finds the kernel of `role` for the dtype and head count. Of several
@@ -388,6 +397,10 @@ Status MlaDriver::bindKernel(const KernelInfo &kernel, BoundKernel &bound) {
       slot.f32 = problem.smScale;
       continue;
     }
+    if (binding.role == MlaArg::Heads) {
+      slot.i32 = static_cast<int32_t>(problem.heads);
+      continue;
+    }
     if (Status s = materialize(binding.role))
       return s;
     slot.pointer = buffers[static_cast<size_t>(binding.role)].get();
@@ -459,6 +472,7 @@ static HostData hostData(const MlaProblem &problem, const LaunchPlan &plan,
             problem.totalQ() * problem.heads * kVDim * sizeof(uint16_t)};
   case MlaArg::ScaleStride:
   case MlaArg::SmScale:
+  case MlaArg::Heads:
   case MlaArg::NumArgs:
     break;
   }
@@ -480,7 +494,7 @@ Status MlaDriver::materialize(MlaArg arg) {
     return Status::success();
   // Scalars are passed by value.
   if (arg == MlaArg::ScaleStride || arg == MlaArg::SmScale ||
-      arg == MlaArg::NumArgs)
+      arg == MlaArg::Heads || arg == MlaArg::NumArgs)
     return Status::success();
   return allocateInput(arg, buffer);
 }

@@ -25,6 +25,9 @@ MX_SCALES = 18
 SPLIT_ROWS = 1024
 # The split cap of a partial kernel whose launch has no max_splits.
 DEFAULT_MAX_SPLITS = 16
+# The head counts of the problem (Problem.h): multiples of 16 up to 128.
+HEAD_GRANULE = 16
+MAX_HEADS = 128
 KV_DTYPES = ("bf16", "fp8", "fp8_fnuz", "mxfp4")
 PLANS = ("reproducible", "balanced")
 
@@ -107,6 +110,11 @@ class Decode:
         if kv_dtype not in KV_DTYPES:
             raise MlaError(f"kv_dtype: '{kv_dtype}' is not one of "
                            f"{', '.join(KV_DTYPES)}")
+        if not (isinstance(heads, int) and 0 < heads <= MAX_HEADS and
+                heads % HEAD_GRANULE == 0):
+            raise MlaError(f"heads: {heads} heads: the head count must be a "
+                           f"multiple of {HEAD_GRANULE} from {HEAD_GRANULE} "
+                           f"to {MAX_HEADS}")
         if plan not in PLANS:
             raise MlaError(f"plan: '{plan}' is not one of {', '.join(PLANS)}")
         if parallelism is not None and not 1 <= parallelism < 1 << 31:
@@ -114,10 +122,19 @@ class Decode:
         self.module, self.kv_dtype, self.heads = module, kv_dtype, heads
         self.balanced = plan == "balanced"
         self.parallelism = parallelism
-        self.partials = module.find(role="mla.partial", kv_dtype=kv_dtype,
-                                    heads=heads)
+        # A partial kernel takes the head count as its `heads` argument, or
+        # serves only its launch.heads.
+        self.partials = [k for k in module.find(role="mla.partial",
+                                                kv_dtype=kv_dtype)
+                         if k.launch.get("heads", heads) == heads]
+        for kernel in self.partials:
+            if "heads" not in kernel.launch and \
+                    "heads" not in kernel.arg_names:
+                raise MlaError(f"kernel '{kernel.name}': mla.partial needs a "
+                               "'heads' argument or launch.heads")
         if not self.partials:
-            offered = sorted({(k.launch.get("kv_dtype"), k.launch.get("heads"))
+            offered = sorted({(k.launch.get("kv_dtype"),
+                               k.launch.get("heads", "any"))
                               for k in module.find(role="mla.partial")},
                              key=str)
             raise MlaError(

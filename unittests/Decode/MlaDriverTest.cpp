@@ -21,13 +21,15 @@ using namespace mla::runtime::test;
 
 namespace {
 
-/// The error of selecting bf16/16 kernels from manifest `text`, or
-/// success.
-Status selectFrom(const std::string &text, MlaKernels &kernels) {
+/// The error of selecting bf16 kernels for `heads` heads (one query row
+/// each) from manifest `text`, or success. The kernels' pointers dangle
+/// once it returns; their launch keys are copies.
+Status selectFrom(const std::string &text, MlaKernels &kernels,
+                  int64_t heads = 16) {
   Manifest manifest;
   if (Status s = parseManifest(text, "m.so.json", manifest))
     return s;
-  return selectMlaKernels(manifest, KvDType::BF16, 16, 16, kernels);
+  return selectMlaKernels(manifest, KvDType::BF16, heads, heads, kernels);
 }
 
 TEST(MlaDriver, KernelSelection) {
@@ -91,6 +93,21 @@ TEST(MlaDriver, KernelSelection) {
                 "m.so.json: kernels 'combine2' and 'combine' both match "
                 "mla.combine for kv_dtype bf16 and 16 heads"));
 
+  // A partial kernel with a `heads` argument and no launch.heads serves
+  // every head count; the argument must be an i32 scalar.
+  std::string anyHeads = replaced(
+      manifestText(std::string(kPartialArgs) +
+                   R"(, {"name": "heads", "kind": "scalar", "type": "i32"})"),
+      "\"heads\": 16,", "");
+  for (int64_t heads : {16, 48, 128})
+    EXPECT_TRUE(succeeded(selectFrom(anyHeads, kernels, heads))) << heads;
+  EXPECT_TRUE(failsWith(
+      selectFrom(replaced(anyHeads, R"("kind": "scalar", "type": "i32")",
+                          R"("kind": "scalar", "type": "i64")"),
+                 kernels),
+      "kernel 'partial': argument 'heads' is scalar i64, expected scalar "
+      "i32"));
+
   // Partial kernels that differ in block_rows: the fewest rows that hold
   // the batch's largest q_len * heads, else the most.
   std::string threePartials = text;
@@ -150,7 +167,7 @@ TEST(MlaDriver, KernelSelection) {
       prepareWith(extra + R"({"name": "keys", "kind": "ptr", "type": "bf16"})"),
       "kernel 'partial': argument 'keys' is unknown to the MLA driver (it "
       "binds q, kv, kv_scale, scale_stride, qo_indptr, kv_indptr, work, "
-      "work_indptr, combine, part_out, part_lse, out, sm_scale)"));
+      "work_indptr, combine, part_out, part_lse, out, sm_scale, heads)"));
   EXPECT_TRUE(failsWith(
       prepareWith(replaced(
           kPartialArgs, R"("name": "kv", "kind": "ptr", "type": "bf16")",
@@ -184,7 +201,9 @@ const ManifestEdit kSelectionErrors[] = {
      "kernel 'partial': mla.partial needs launch.block_rows"},
     {"\"block_rows\": 16,", "",
      "kernel 'combine': mla.combine needs launch.block_rows"},
-    {"\"heads\": 16,", "", "kernel 'partial': mla.partial needs launch.heads"},
+    {"\"heads\": 16,", "",
+     "kernel 'partial': mla.partial needs a 'heads' argument or "
+     "launch.heads"},
     {"\"kv_tile\": 64", "\"kv_tile\": 0",
      "m.so.json: kernel 'partial': launch.kv_tile: expected an integer "
      ">= 1"},

@@ -48,6 +48,7 @@ enum class MlaArg {
   PartLse,
   Out,
   SmScale,
+  Heads,
   NumArgs
 };
 

@@ -18,7 +18,7 @@
 // The same for the flagship's MXFP4 instance for 16 heads and its combine
 // kernel, specialized from examples/mla_decode.mlir and every tile type
 // given the encoding.
-// RUN: mla-opt %examples/mla_decode.mlir -tile-specialize='instances=mla_partial:KV=mxfp4:H=16' \
+// RUN: mla-opt %examples/mla_decode.mlir -tile-specialize='instances=mla_partial:KV=mxfp4' \
 // RUN:   | sed -e 's/tensor<\([^>]*\)>/tensor<\1, "L">/g' > %t.flagship.mlir
 // RUN: mla-opt %t.flagship.mlir \
 // RUN:   | FileCheck %s --check-prefix=MLA-VERIFY --implicit-check-not='tensor<{{[^,>]+}}>'
@@ -146,15 +146,15 @@ tile.kernel @scaled_product(%a: !tile.ptr<bf16>, %b: !tile.ptr<i8>, %bs: !tile.p
   tile.return
 }
 
-// MLA-VERIFY-LABEL: tile.kernel @mla_partial_mxfp4_h16(
+// MLA-VERIFY-LABEL: tile.kernel @mla_partial_mxfp4(
 // MLA-VERIFY: tile.qk_softmax_acc {{.*}} mask %{{.*}} : tensor<64x64xi1, "L"> : tensor<64x576xbf16, "L">, tensor<64x576xbf16, "L"> -> tensor<64x512xf32, "L">
 // MLA-VERIFY-LABEL: tile.kernel @mla_combine(
 // MLA-VERIFY: scf.for {{.*}} -> (tensor<16xf32, "L">, tensor<16xf32, "L">, tensor<16x512xf32, "L">)
-// MLA-CANON-LABEL: tile.kernel @mla_partial_mxfp4_h16(
+// MLA-CANON-LABEL: tile.kernel @mla_partial_mxfp4(
 // MLA-CANON: tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.view<?x288xi8> -> tensor<64x288xi8, "L">
 // MLA-CANON: tile.qk_softmax_acc
 // MLA-CANON-LABEL: tile.kernel @mla_combine(
-// MLA-DECOMP-LABEL: tile.kernel @mla_partial_mxfp4_h16(
+// MLA-DECOMP-LABEL: tile.kernel @mla_partial_mxfp4(
 // MLA-DECOMP: tile.dequant_mx %{{.*}}, %{{.*}} : tensor<64x288xi8, "L">, tensor<64x18xf8E8M0FNU, "L"> -> tensor<64x576xbf16, "L">
 // MLA-DECOMP: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x576xbf16, "L">, tensor<576x64xbf16, "L"> -> tensor<64x64xf32, "L">
 // MLA-DECOMP: tensor.extract_slice %{{.*}}[0, 0] [64, 512] [1, 1] : tensor<64x576xbf16, "L"> to tensor<64x512xbf16, "L">
@@ -163,7 +163,7 @@ tile.kernel @scaled_product(%a: !tile.ptr<bf16>, %b: !tile.ptr<i8>, %bs: !tile.p
 // MLA-DECOMP-LABEL: tile.kernel @mla_combine(
 // MLA-DECOMP: math.exp %{{.*}} : tensor<16xf32, "L">
 // MLA-DECOMP: tile.store %{{.*}} : tensor<16x512xbf16, "L">, !tile.view<?x512xbf16>
-// MLA-PRIMS-LABEL: tile.kernel @mla_partial_mxfp4_h16(
+// MLA-PRIMS-LABEL: tile.kernel @mla_partial_mxfp4(
 // MLA-PRIMS: scf.for {{.*}} -> (tensor<64xf32, "L">, tensor<64xf32, "L">, tensor<64x512xf32, "L">)
 // MLA-PRIMS-LABEL: tile.kernel @mla_combine(
 // MLA-PRIMS: tile.store %{{.*}} : tensor<16x512xbf16, "L">, !tile.view<?x512xbf16>

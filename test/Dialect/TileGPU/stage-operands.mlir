@@ -1,13 +1,13 @@
 // RUN: mla-opt %examples/mla_decode.mlir \
-// RUN:   -tile-specialize='instances=mla_partial:KV=fp8:H=16:BLOCK_M=16:BLOCK_N=32' \
+// RUN:   -tile-specialize='instances=mla_partial:KV=fp8:BLOCK_M=16:BLOCK_N=32' \
 // RUN:   -tile-to-primitives --tilegpu-assign-layouts=chip=sm_90 --tilegpu-stage-operands \
 // RUN:   -canonicalize | FileCheck %s --check-prefix=FP8
 // RUN: mla-opt %examples/mla_decode.mlir \
-// RUN:   -tile-specialize='instances=mla_partial:KV=mxfp4:H=16:BLOCK_M=16:BLOCK_N=32' \
+// RUN:   -tile-specialize='instances=mla_partial:KV=mxfp4:BLOCK_M=16:BLOCK_N=32' \
 // RUN:   -tile-to-primitives --tilegpu-assign-layouts=chip=sm_90 --tilegpu-stage-operands \
 // RUN:   -canonicalize | FileCheck %s --check-prefix=MX
 // RUN: mla-opt %examples/mla_decode.mlir \
-// RUN:   -tile-specialize='instances=mla_partial:KV=fp8:H=16:BLOCK_M=64:BLOCK_N=32:WAVES=8' \
+// RUN:   -tile-specialize='instances=mla_partial:KV=fp8:BLOCK_M=64:BLOCK_N=32:WAVES=8' \
 // RUN:   -tile-to-primitives --tilegpu-assign-layouts=chip=sm_90 --tilegpu-stage-operands \
 // RUN:   -canonicalize | FileCheck %s --check-prefix=WIDE
 
@@ -17,7 +17,7 @@
 // part), decoded, and stored into one bf16 buffer between two barriers;
 // K (all 576 columns, transposed) and V (the first 512) are then read from
 // that buffer. No decoding follows the second barrier.
-// FP8-LABEL: tile.kernel @mla_partial_fp8_h16_block_m16_block_n32(
+// FP8-LABEL: tile.kernel @mla_partial_fp8_block_m16_block_n32(
 // FP8: scf.for
 // FP8: %[[RAW:.*]] = tilegpu.local_alloc %{{.*}} : tensor<32x576xf8E4M3FN, #{{.*}}> -> !tilegpu.memdesc<32x576xf8E4M3FN
 // FP8: %[[ARRAY:.*]] = tilegpu.local_buffer : !tilegpu.memdesc<1x32x576xbf16
@@ -42,7 +42,7 @@
 // With more lanes the parts widen, as far as one 16-byte run per lane
 // goes: 256 threads take 32x128 parts, and 576 columns end in a 32x64 one
 // rather than every part being 64 wide with half the lanes decoding copies.
-// WIDE-LABEL: tile.kernel @mla_partial_fp8_h16_block_n32_waves8(
+// WIDE-LABEL: tile.kernel @mla_partial_fp8_block_n32_waves8(
 // WIDE: tilegpu.barrier
 // WIDE-COUNT-4: tilegpu.local_store %{{.*}}, %{{.*}} : tensor<32x128xbf16, #{{.*}}> -> !tilegpu.memdesc<32x128xbf16
 // WIDE: tile.dequant_fp8 %{{.*}} : tensor<32x64xf8E4M3FN, #{{.*}}> -> tensor<32x64xbf16
@@ -53,7 +53,7 @@
 // An MX tile likewise, each part's packed bytes and its E8M0 scales read
 // back from their two buffers in the lanes that decode them: 288 bytes a
 // row in four 64-byte parts and one of 32 (whole 32-value scale blocks).
-// MX-LABEL: tile.kernel @mla_partial_mxfp4_h16_block_m16_block_n32(
+// MX-LABEL: tile.kernel @mla_partial_mxfp4_block_m16_block_n32(
 // MX: %[[BYTES:.*]] = tilegpu.local_alloc %{{.*}} : tensor<32x288xi8, #{{.*}}> -> !tilegpu.memdesc<32x288xi8
 // MX: %[[SCALES:.*]] = tilegpu.local_alloc %{{.*}} : tensor<32x18xf8E8M0FNU, #{{.*}}> -> !tilegpu.memdesc<32x18xf8E8M0FNU
 // MX: tilegpu.barrier

@@ -72,6 +72,8 @@ def main():
     refused("plan", lambda: mla.Decode(module, kv_dtype="fp8", heads=16,
                                        plan="throughput"))
     refused("heads", lambda: mla.Decode(module, kv_dtype="fp8", heads=20))
+    refused("no-kernel", lambda: mla.Decode(module, kv_dtype="fp8_fnuz",
+                                            heads=16))
     refused("no-scale", lambda: fp8(*args))
     refused("q-shape", lambda: fp8(problem.q[:, :8], *args[1:],
                                    kv_scale=problem.kv_scale))
