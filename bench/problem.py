@@ -270,30 +270,46 @@ class Problem:
                        self.sm_scale, list(self.q_lens), list(self.kv_lens))
 
 
+# Cache rows encoded at once: the float64 temporaries of a whole
+# (256, 8192) cache take more memory than an 80 GB GPU has.
+ENCODE_ROWS = 1 << 16
+
+
+def _by_rows(rows: int, encode) -> torch.Tensor:
+    """encode(begin, end) of every range of ENCODE_ROWS rows, concatenated."""
+    parts = [encode(begin, min(begin + ENCODE_ROWS, rows))
+             for begin in range(0, rows, ENCODE_ROWS)] or [encode(0, 0)]
+    return parts[0] if len(parts) == 1 else torch.cat(parts)
+
+
 def quantize_cache(cache: torch.Tensor, fmt: str):
     """(kv, kv_scale) of a bf16 cache [rows, 576] in `fmt`."""
     rows = cache.shape[0]
     if fmt == "bf16":
         return cache.contiguous(), None
-    values = cache.to(torch.float32)
     if fmt == "fp8":
-        amax = (values.abs().max() if rows else
+        amax = (cache.abs().max().to(torch.float32) if rows else
                 torch.zeros((), device=cache.device))
         scale = (amax / FP8_MAX if amax > 0 else
                  torch.ones((), device=cache.device)).to(torch.float32)
         # The float division of Problem.cpp, then the exact encoding.
-        kv = encode_fp8_e4m3fn(values / scale)
+        kv = _by_rows(rows, lambda begin, end: encode_fp8_e4m3fn(
+            cache[begin:end].to(torch.float32) / scale))
         return kv, scale.reshape(1)
     if fmt != "mxfp4":
         raise ValueError("unknown KV format '%s'" % fmt)
-    blocks = values.reshape(rows, MX_SCALES_PER_ROW, MX_BLOCK)
-    codes = mxfp4_block_scale(blocks.abs().amax(dim=2) if rows else
-                              blocks.new_zeros(0, MX_SCALES_PER_ROW))
-    # Dividing by a power of two is exact.
-    powers = pow2(127 - codes.to(torch.int64))
-    scaled = blocks.to(torch.float64) * powers[:, :, None]
-    nibbles = encode_fp4_e2m1(scaled).reshape(rows, QK_DIM)
-    kv = nibbles[:, 0::2] | (nibbles[:, 1::2] << 4)
+    blocks = cache.reshape(rows, MX_SCALES_PER_ROW, MX_BLOCK)
+    codes = mxfp4_block_scale(
+        blocks.abs().amax(dim=2).to(torch.float32) if rows else
+        blocks.new_zeros(0, MX_SCALES_PER_ROW, dtype=torch.float32))
+
+    def encode(begin, end):
+        # Dividing by a power of two is exact.
+        powers = pow2(127 - codes[begin:end].to(torch.int64))
+        scaled = blocks[begin:end].to(torch.float64) * powers[:, :, None]
+        nibbles = encode_fp4_e2m1(scaled).reshape(end - begin, QK_DIM)
+        return nibbles[:, 0::2] | (nibbles[:, 1::2] << 4)
+    kv = _by_rows(rows, encode)
     scale_rows = -(-rows // SCALE_ROW_GRANULE) * SCALE_ROW_GRANULE
     scales = torch.full((scale_rows, SCALE_STRIDE), E8M0_NAN, dtype=torch.uint8,
                         device=cache.device)
