@@ -13,6 +13,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/Threading.h"
 
 using namespace mlir;
 using namespace mla;
@@ -101,7 +102,12 @@ LogicalResult mla::mergePtxParts(llvm::ArrayRef<llvm::SmallString<0>> parts,
           return failure();
         }
       }
+      // Only directives open a line; instructions are indented.
       llvm::SmallVector<llvm::StringRef> m;
+      if (!line.starts_with(".")) {
+        os << line << "\n";
+        continue;
+      }
       if (definition.match(line, &m) && !defined.insert(m[4]).second) {
         error = ("two kernels' PTX parts both define '" + m[4] + "'").str();
         return failure();
@@ -212,7 +218,7 @@ static std::string firstError(llvm::StringRef output) {
 
 LogicalResult mla::assemblePtx(llvm::StringRef ptxas, llvm::StringRef chip,
                                llvm::StringRef ptxPath,
-                               llvm::StringRef cubinPath,
+                               llvm::StringRef cubinPath, unsigned jobs,
                                std::vector<PtxasResources> &kernels,
                                std::string &error) {
   std::unique_ptr<TemporaryFile> log =
@@ -220,7 +226,13 @@ LogicalResult mla::assemblePtx(llvm::StringRef ptxas, llvm::StringRef chip,
   if (!log || failed(log->close(error)))
     return failure();
   std::string arch = ("-arch=" + chip).str();
-  llvm::StringRef args[] = {ptxas, arch, "-v", "-o", cubinPath, ptxPath};
+  // ptxas optimizes the kernels on that many threads; the code is the same
+  // as with one.
+  std::string threads =
+      "--split-compile=" +
+      std::to_string(llvm::hardware_concurrency(jobs).compute_thread_count());
+  llvm::StringRef args[] = {ptxas, arch,      "-v",   threads,
+                            "-o",  cubinPath, ptxPath};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, log->getPath(),
                                                 log->getPath()};
   std::string runError;

@@ -74,11 +74,12 @@ mlir::LogicalResult parsePtxasReport(llvm::StringRef report,
 /// when there is none.
 std::string findPtxas(llvm::StringRef requested);
 
-/// Assembles `ptxPath` for `chip` into `cubinPath` with `ptxas -v` and
-/// reads the resources it reports.
+/// Assembles `ptxPath` for `chip` into `cubinPath` with `ptxas -v` on up
+/// to `jobs` threads (0: every hardware thread) and reads the resources it
+/// reports.
 mlir::LogicalResult assemblePtx(llvm::StringRef ptxas, llvm::StringRef chip,
                                 llvm::StringRef ptxPath,
-                                llvm::StringRef cubinPath,
+                                llvm::StringRef cubinPath, unsigned jobs,
                                 std::vector<PtxasResources> &kernels,
                                 std::string &error);
 
