@@ -59,11 +59,19 @@ static llvm::json::Value launchEntry(tile::KernelOp kernel,
     out["grid"] = std::move(entries);
   }
   if (auto conditions = launch.getAs<ArrayAttr>("requires")) {
+    // A condition the instance's parameters decide is true (the verifier
+    // refuses false ones): no launcher need check it.
     llvm::json::Array compiled;
-    for (auto text : conditions.getAsRange<StringAttr>())
-      compiled.push_back(*tile::compileLaunchExpr(
-          kernel, text.getValue(), tile::LaunchExprKind::Condition, error));
-    out["requires"] = std::move(compiled);
+    for (auto text : conditions.getAsRange<StringAttr>()) {
+      llvm::json::Value condition = *tile::compileLaunchExpr(
+          kernel, text.getValue(), tile::LaunchExprKind::Condition, error);
+      if (!condition.getAsInteger())
+        compiled.push_back(std::move(condition));
+    }
+    if (compiled.empty())
+      out.erase("requires");
+    else
+      out["requires"] = std::move(compiled);
   }
   return out;
 }

@@ -120,6 +120,14 @@ tile.kernel @chained(%cols: i32)
 
 // -----
 
+// expected-error @+1 {{'tile.launch' requires: '256 < 4 * 32' never holds}}
+tile.kernel @never(%cols: i32)
+    attributes {tile.launch = {requires = ["cols <= 256", "256 < 4 * 32"]}} {
+  tile.return
+}
+
+// -----
+
 // expected-error @+1 {{'tile.launch' requires lists conditions, e.g. ["cols <= 256"]}}
 tile.kernel @not_a_list(%cols: i32)
     attributes {tile.launch = {requires = "cols <= 256"}} {

@@ -23,7 +23,9 @@
 // CHECK-NEXT: "launch": {
 // CHECK-NEXT: "block": 64,
 // CHECK-NEXT: "dtype": "f32",
-// The grid rule and the requirement with the instance's BLOCK.
+// The grid rule and the requirement with the instance's BLOCK, computed
+// where the parameters make it constant; 'BLOCK % 32 == 0', which they
+// decide, is no requirement of the instance.
 // CHECK-NEXT: "grid": [
 // CHECK-NEXT: [
 // CHECK-NEXT: "ceildiv",
@@ -41,11 +43,7 @@
 // CHECK-NEXT: {
 // CHECK-NEXT: "arg": "n"
 // CHECK-NEXT: },
-// CHECK-NEXT: [
-// CHECK-NEXT: "mul",
-// CHECK-NEXT: 64,
-// CHECK-NEXT: 1024
-// CHECK-NEXT: ]
+// CHECK-NEXT: 65536
 // CHECK-NEXT: ]
 // CHECK-NEXT: ]
 // CHECK-NEXT: },
@@ -94,7 +92,9 @@
 // RUN: not mla-compile %s --target=host -o %t.bad.so --instances=scal:DT=f32 2>&1 | FileCheck %s --check-prefix=KERNEL
 // KERNEL: error: tile-specialize: instances: the program has no parameterized kernel 'scal'
 // RUN: not mla-compile %s --target=host -o %t.bad.so --instances=scale:BLOCK=8 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: manifest-params.mlir:[[@LINE+3]]:1: error: 'tile.kernel' op has no value for parameter 'DT', which has no default; list it in the instances option
+// MISSING: manifest-params.mlir:[[@LINE+5]]:1: error: 'tile.kernel' op has no value for parameter 'DT', which has no default; list it in the instances option
+// RUN: not mla-compile %s --target=host -o %t.bad.so --instances=scale:DT=f32:BLOCK=48 2>&1 | FileCheck %s --check-prefix=NEVER
+// NEVER: error: in instance @scale_f32_block48 (DT = "f32", BLOCK = 48): 'tile.launch' requires: 'BLOCK % 32 == 0' never holds
 // RUN: not ls %t.bad.so %t.bad.so.json
 
 tile.kernel @scale<DT: str, BLOCK: i64 = 64>(%x: !tile.ptr<!tile.switch<DT, {f32 = f32, i8 = i8}>>,
@@ -102,6 +102,6 @@ tile.kernel @scale<DT: str, BLOCK: i64 = 64>(%x: !tile.ptr<!tile.switch<DT, {f32
     attributes {tile.instances = {DT = ["f32", "i8"], BLOCK = [64, 128]},
                 tile.launch = {dtype = #tile.param<"DT">, block = #tile.param<"BLOCK">,
                                grid = ["cdiv(n, BLOCK)", 1, 1],
-                               requires = ["n <= BLOCK * 1024"]}} {
+                               requires = ["n <= BLOCK * 1024", "BLOCK % 32 == 0"]}} {
   tile.return
 }

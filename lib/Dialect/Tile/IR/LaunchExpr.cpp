@@ -10,17 +10,71 @@
 //
 // with the functions cdiv(a, b), min(a, b, ...) and max(a, b, ...). Each
 // construct maps onto one operation of the manifest's expression language,
-// so what a launcher evaluates is exactly what the program says.
+// so what a launcher evaluates is exactly what the program says, but for
+// what an instance's parameters make constant: such operations are
+// computed here (`k % ALIGN == 0` with ALIGN = 1 is true, and a true
+// requirement is no requirement).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mla/Dialect/Tile/IR/LaunchExpr.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mla::tile;
 namespace json = llvm::json;
+
+/// The value of binary operation `op` of the manifest's language on `a` and
+/// `b` where both are known, non-negative (so that every launcher's
+/// division and remainder agree) and the result fits 64 bits.
+static std::optional<int64_t> computeConstant(StringRef op, int64_t a,
+                                              int64_t b) {
+  if (a < 0 || b < 0)
+    return std::nullopt;
+  int64_t result;
+  if (op == "add")
+    return llvm::AddOverflow(a, b, result) ? std::nullopt
+                                           : std::optional(result);
+  if (op == "mul")
+    return llvm::MulOverflow(a, b, result) ? std::nullopt
+                                           : std::optional(result);
+  if (op == "sub")
+    return a - b;
+  if (op == "min")
+    return std::min(a, b);
+  if (op == "max")
+    return std::max(a, b);
+  if (b > 0 && op == "floordiv")
+    return a / b;
+  if (b > 0 && op == "ceildiv")
+    return a / b + (a % b != 0);
+  if (b > 0 && op == "rem")
+    return a % b;
+  return llvm::StringSwitch<std::optional<int64_t>>(op)
+      .Case("le", a <= b)
+      .Case("lt", a < b)
+      .Case("ge", a >= b)
+      .Case("gt", a > b)
+      .Case("eq", a == b)
+      .Case("ne", a != b)
+      .Default(std::nullopt);
+}
+
+/// `[op, lhs, rhs]`, or its value where computeConstant knows it; any
+/// value modulo 1 is 0.
+static json::Value makeBinary(StringRef op, json::Value lhs, json::Value rhs) {
+  std::optional<int64_t> a = lhs.getAsInteger(), b = rhs.getAsInteger();
+  if (op == "rem" && b == 1)
+    return json::Value(0);
+  if (a && b)
+    if (std::optional<int64_t> value = computeConstant(op, *a, *b))
+      return json::Value(*value);
+  return json::Array{op, std::move(lhs), std::move(rhs)};
+}
 
 namespace {
 class Parser {
@@ -81,7 +135,7 @@ private:
     std::optional<json::Value> rhs = sum();
     if (!rhs)
       return std::nullopt;
-    return json::Array{op, std::move(*lhs), std::move(*rhs)};
+    return makeBinary(op, std::move(*lhs), std::move(*rhs));
   }
 
   /// `operand`s joined by the left-associative `ops`.
@@ -95,7 +149,7 @@ private:
       std::optional<json::Value> rhs = (this->*operand)();
       if (!rhs)
         return std::nullopt;
-      lhs = json::Array{op, std::move(*lhs), std::move(*rhs)};
+      lhs = makeBinary(op, std::move(*lhs), std::move(*rhs));
     }
     return std::nullopt;
   }
@@ -117,7 +171,7 @@ private:
       std::optional<json::Value> operand = unary();
       if (!operand)
         return std::nullopt;
-      return json::Array{"sub", 0, std::move(*operand)};
+      return makeBinary("sub", 0, std::move(*operand));
     }
     if (accept("(")) {
       std::optional<json::Value> inner = sum();
@@ -175,9 +229,11 @@ private:
     if (op == "min") {
       json::Value folded = std::move(operands[0]);
       for (size_t i = 1; i < operands.size(); ++i)
-        folded = json::Array{"min", std::move(folded), std::move(operands[i])};
+        folded = makeBinary("min", std::move(folded), std::move(operands[i]));
       return folded;
     }
+    if (op == "ceildiv")
+      return makeBinary(op, std::move(operands[0]), std::move(operands[1]));
     json::Array call{op};
     for (json::Value &operand : operands)
       call.push_back(std::move(operand));

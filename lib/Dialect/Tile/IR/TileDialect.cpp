@@ -236,9 +236,13 @@ static LogicalResult verifyLaunchAttr(Operation *op, Attribute attr) {
       auto text = dyn_cast<StringAttr>(condition);
       if (!text)
         return launchError() << "requires: each condition is a string";
-      if (!compileLaunchExpr(kernel, text.getValue(), LaunchExprKind::Condition,
-                             error))
+      std::optional<llvm::json::Value> compiled = compileLaunchExpr(
+          kernel, text.getValue(), LaunchExprKind::Condition, error);
+      if (!compiled)
         return launchError() << "requires: " << error;
+      if (compiled->getAsInteger() == 0)
+        return launchError()
+               << "requires: '" << text.getValue() << "' never holds";
     }
   }
   return success();

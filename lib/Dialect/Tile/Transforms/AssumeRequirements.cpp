@@ -125,7 +125,9 @@ struct TileAssumeRequirementsPass
         std::optional<json::Value> condition = compileLaunchExpr(
             kernel, text.getValue(), LaunchExprKind::Condition, error);
         assert(condition && "the verifier compiled every requirement");
-        builder.assume(*condition);
+        // The parameters decided it (true: the verifier refuses false).
+        if (!condition->getAsInteger())
+          builder.assume(*condition);
       }
     }
   }
