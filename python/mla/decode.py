@@ -60,13 +60,16 @@ _CALL_POINTERS = ("q", "kv", "kv_scale", "qo_indptr", "kv_indptr", "out")
 
 
 def _signature(tensor):
-    """What a call's checks depend on: type, shape, strides, device."""
+    """What a call's checks depend on: type, shape, strides, device (the
+    objects themselves, hashable, which cost less than their names)."""
     if tensor is None:
         return None
-    strides = tensor.stride() if callable(getattr(tensor, "stride", None)) \
-        else (tensor.strides, tensor.flags["WRITEABLE"])
-    return (type(tensor), tuple(tensor.shape), str(tensor.dtype),
-            str(getattr(tensor, "device", "cpu")), tuple(strides))
+    stride = getattr(tensor, "stride", None)
+    if callable(stride):
+        return (type(tensor), tensor.shape, tensor.dtype, tensor.device,
+                stride())
+    return (type(tensor), tensor.shape, tensor.dtype, tensor.strides,
+            tensor.flags.writeable)
 
 
 def _address(tensor):
@@ -286,12 +289,15 @@ class Decode:
                                   sm_scale, out)
             self._launches[key] = launches
         else:
-            values = {"q": q, "kv": kv, "kv_scale": kv_scale,
-                      "qo_indptr": qo_indptr, "kv_indptr": kv_indptr,
-                      "out": out}
+            addresses = {"q": _address(q), "kv": _address(kv),
+                         "qo_indptr": _address(qo_indptr),
+                         "kv_indptr": _address(kv_indptr),
+                         "out": _address(out)}
+            if kv_scale is not None:
+                addresses["kv_scale"] = _address(kv_scale)
             for launch, inputs in launches:
                 for name in inputs:
-                    launch.point(name, _address(values[name]))
+                    launch.point(name, addresses[name])
         for launch, _ in launches:
             launch()
         return out
