@@ -19,6 +19,7 @@ sys.path[:0] = ["python", "bench"]
 import mla  # noqa: E402
 from mla import decode as decode_module  # noqa: E402
 import problem  # noqa: E402
+import timing  # noqa: E402
 
 SHAPES = [problem.Shape(4, 1, 1024, 16), problem.Shape(64, 1, 8192, 16)]
 FORMATS = ["bf16", "mxfp4"]
@@ -38,17 +39,7 @@ def host_us(call, n=200):
 
 def device_us(call, n=100):
     """Median time between events recorded around `call`, waited for."""
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    times = []
-    for _ in range(n):
-        torch.cuda.synchronize()
-        start.record()
-        call()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end) * 1e3)
-    return statistics.median(times)
+    return timing.alone_us(call, n)
 
 
 def profile(module, shape, fmt):

@@ -12,7 +12,7 @@ launch overhead.
 import statistics
 import time
 from dataclasses import dataclass
-from typing import Callable, List
+from typing import Callable, List, Optional
 
 import torch
 
@@ -113,10 +113,20 @@ def whole_call_us(call: Callable[[], object], iterations: int, flush,
             call()
             times.append((time.perf_counter() - start) * 1e6)
         return statistics.median(times[warmup:])
+    return alone_us(call, iterations, before=flush.zero_, warmup=warmup)
+
+
+def alone_us(call: Callable[[], object], iterations: int,
+             before: Optional[Callable[[], object]] = None,
+             warmup: int = 3) -> float:
+    """Median device time of `call` run alone: `before` run, the device
+    waited for, then the call bracketed by events and waited for."""
     start = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
+    times = []
     for _ in range(iterations + warmup):
-        flush.zero_()
+        if before is not None:
+            before()
         torch.cuda.synchronize()
         start.record()
         call()

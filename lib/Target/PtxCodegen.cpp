@@ -13,7 +13,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
-#include "llvm/Support/Threading.h"
 
 using namespace mlir;
 using namespace mla;
@@ -216,9 +215,26 @@ static std::string firstError(llvm::StringRef output) {
   return lines.empty() ? "" : lines.front().trim().str();
 }
 
+/// Whether this ptxas takes --split-compile (older ones do not).
+static bool takesSplitCompile(llvm::StringRef ptxas) {
+  std::string error;
+  std::unique_ptr<TemporaryFile> help =
+      TemporaryFile::createScratch("mla-ptxas-help", "txt", error);
+  if (!help || failed(help->close(error)))
+    return false;
+  llvm::StringRef args[] = {ptxas, "--help"};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, help->getPath(),
+                                                help->getPath()};
+  if (llvm::sys::ExecuteAndWait(ptxas, args, /*Env=*/std::nullopt, redirects) !=
+      0)
+    return false;
+  auto text = llvm::MemoryBuffer::getFile(help->getPath());
+  return text && (*text)->getBuffer().contains("--split-compile");
+}
+
 LogicalResult mla::assemblePtx(llvm::StringRef ptxas, llvm::StringRef chip,
                                llvm::StringRef ptxPath,
-                               llvm::StringRef cubinPath, unsigned jobs,
+                               llvm::StringRef cubinPath,
                                std::vector<PtxasResources> &kernels,
                                std::string &error) {
   std::unique_ptr<TemporaryFile> log =
@@ -226,13 +242,13 @@ LogicalResult mla::assemblePtx(llvm::StringRef ptxas, llvm::StringRef chip,
   if (!log || failed(log->close(error)))
     return failure();
   std::string arch = ("-arch=" + chip).str();
-  // ptxas optimizes the kernels on that many threads; the code is the same
-  // as with one.
-  std::string threads =
-      "--split-compile=" +
-      std::to_string(llvm::hardware_concurrency(jobs).compute_thread_count());
-  llvm::StringRef args[] = {ptxas, arch,      "-v",   threads,
-                            "-o",  cubinPath, ptxPath};
+  llvm::SmallVector<llvm::StringRef> args = {ptxas, arch, "-v"};
+  // ptxas optimizes the kernels on every CPU; the code is the same as with
+  // one thread. The count is fixed because the cubin records the command
+  // line, and its bytes must not depend on --jobs.
+  if (takesSplitCompile(ptxas))
+    args.push_back("--split-compile=0");
+  args.append({"-o", cubinPath, ptxPath});
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, log->getPath(),
                                                 log->getPath()};
   std::string runError;

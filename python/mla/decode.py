@@ -12,6 +12,7 @@ so the tables and partial buffers are sized from the shapes alone
 """
 
 import math
+import operator
 
 from .errors import MlaError
 
@@ -34,6 +35,17 @@ PLANS = ("reproducible", "balanced")
 
 def _cdiv(a, b):
     return -(-a // b)
+
+
+def _whole_number(value, name):
+    """`value` as a Python int: numpy and torch integers are taken, a bool,
+    a float or anything else is refused."""
+    if isinstance(value, bool):
+        raise MlaError(f"{name}: {value!r} is not a whole number")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise MlaError(f"{name}: {value!r} is not a whole number") from None
 
 
 def plan_capacity(batch, total_q, total_kv, heads, kv_tile, block_rows,
@@ -113,13 +125,15 @@ class Decode:
         if kv_dtype not in KV_DTYPES:
             raise MlaError(f"kv_dtype: '{kv_dtype}' is not one of "
                            f"{', '.join(KV_DTYPES)}")
-        if not (isinstance(heads, int) and 0 < heads <= MAX_HEADS and
-                heads % HEAD_GRANULE == 0):
+        heads = _whole_number(heads, "heads")
+        if not (0 < heads <= MAX_HEADS and heads % HEAD_GRANULE == 0):
             raise MlaError(f"heads: {heads} heads: the head count must be a "
                            f"multiple of {HEAD_GRANULE} from {HEAD_GRANULE} "
                            f"to {MAX_HEADS}")
         if plan not in PLANS:
             raise MlaError(f"plan: '{plan}' is not one of {', '.join(PLANS)}")
+        if parallelism is not None:
+            parallelism = _whole_number(parallelism, "parallelism")
         if parallelism is not None and not 1 <= parallelism < 1 << 31:
             raise MlaError(f"parallelism: {parallelism} is not in [1, 2^31)")
         self.module, self.kv_dtype, self.heads = module, kv_dtype, heads

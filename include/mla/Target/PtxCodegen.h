@@ -74,12 +74,11 @@ mlir::LogicalResult parsePtxasReport(llvm::StringRef report,
 /// when there is none.
 std::string findPtxas(llvm::StringRef requested);
 
-/// Assembles `ptxPath` for `chip` into `cubinPath` with `ptxas -v` on up
-/// to `jobs` threads (0: every hardware thread) and reads the resources it
-/// reports.
+/// Assembles `ptxPath` for `chip` into `cubinPath` with `ptxas -v`, on
+/// every CPU where this ptxas can, and reads the resources it reports.
 mlir::LogicalResult assemblePtx(llvm::StringRef ptxas, llvm::StringRef chip,
                                 llvm::StringRef ptxPath,
-                                llvm::StringRef cubinPath, unsigned jobs,
+                                llvm::StringRef cubinPath,
                                 std::vector<PtxasResources> &kernels,
                                 std::string &error);
 

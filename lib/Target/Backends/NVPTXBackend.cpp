@@ -160,7 +160,7 @@ LogicalResult NVPTXBackend::writeBinary(BinaryJob &job,
       job.progress->flush();
     }
     if (failed(assemblePtx(ptxas, info.cpu, ptx->getPath(), cubin->getPath(),
-                           job.jobs, resources, error))) {
+                           resources, error))) {
       error = ("assembling " + outputPath + ": " + error).str();
       return failure();
     }

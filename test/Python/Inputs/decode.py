@@ -9,6 +9,7 @@ output poisoned with NaN first. Then the refusals.
 
 import sys
 
+import numpy
 import torch
 
 import mla
@@ -67,11 +68,14 @@ def main():
 
     problem = generate((16, [1], [70]), "fp8", 99, "cpu")
     args = (problem.q, problem.kv, problem.qo_indptr, problem.kv_indptr)
-    fp8 = mla.Decode(module, kv_dtype="fp8", heads=16)
+    # A numpy integer is a head count like any other.
+    fp8 = mla.Decode(module, kv_dtype="fp8", heads=numpy.int64(16))
     refused("format", lambda: mla.Decode(module, kv_dtype="fp6", heads=16))
     refused("plan", lambda: mla.Decode(module, kv_dtype="fp8", heads=16,
                                        plan="throughput"))
     refused("heads", lambda: mla.Decode(module, kv_dtype="fp8", heads=20))
+    refused("heads-float", lambda: mla.Decode(module, kv_dtype="fp8",
+                                              heads=16.0))
     refused("no-kernel", lambda: mla.Decode(module, kv_dtype="fp8_fnuz",
                                             heads=16))
     refused("no-scale", lambda: fp8(*args))
