@@ -18,7 +18,8 @@ new tensors poisoned first, then timed two ways:
 
     PYTHONPATH=python python3 bench/call.py (--module M.cubin |
         --submission S.py) [--shapes ranked] [--formats bf16,fp8,mxfp4]
-        [--plan balanced|reproducible] [--iters N] [--out-dir DIR]
+        [--plan balanced|reproducible] [--no-graphs] [--iters N]
+        [--out-dir DIR]
 
 Exit status 1 when a check fails.
 """
@@ -70,6 +71,8 @@ def main():
     parser.add_argument("--formats", default="bf16,fp8,mxfp4")
     parser.add_argument("--plan", default="balanced",
                         choices=["reproducible", "balanced"])
+    parser.add_argument("--no-graphs", action="store_true",
+                        help="launch the kernels one by one, not as a graph")
     parser.add_argument("--iters", type=int, default=50)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--out-dir", default=None)
@@ -87,7 +90,8 @@ def main():
     shapes = parse_shapes(args.shapes)
     flush = flush_buffer("cuda")
     rows, failed = [], False
-    print(f"seed {seed}; {torch.cuda.get_device_name()}; {args.plan} plan")
+    print(f"seed {seed}; {torch.cuda.get_device_name()}; {args.plan} plan"
+          f"{'; launches one by one' if args.no_graphs else ''}")
     print(f"{'shape':>16} {'format':>6} {'whole us':>9} {'device us':>9}  check")
     points = [(s, f) for s in shapes for f in args.formats.split(",")]
     points += [(r, f) for r in RAGGED for f in args.formats.split(",")]
@@ -103,7 +107,8 @@ def main():
             call = lambda: submission.custom_kernel(data)  # noqa: E731
         else:
             problem = generate(lens, fmt, seed + i, "cuda")
-            call = decode_call(module, problem, args.plan)
+            call = decode_call(module, problem, args.plan,
+                               graphs=not args.no_graphs)
         row = run_point(call, problem, 0 if ragged else args.iters, flush)
         name = (f"ragged{RAGGED.index(shape)}" if ragged else shape.name)
         row.update({"shape": name, "format": fmt})
@@ -125,7 +130,7 @@ def main():
         name = f"{datetime.date.today()}-{commit or 'tree'}-{kind}.json"
         with open(os.path.join(args.out_dir, name), "w") as f:
             json.dump({"seed": seed, "device": torch.cuda.get_device_name(),
-                       "plan": args.plan,
+                       "plan": args.plan, "graphs": not args.no_graphs,
                        "module": args.module or args.submission,
                        "rows": rows}, f, indent=1)
     return 1 if failed else 0

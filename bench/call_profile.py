@@ -2,7 +2,8 @@
 """Where a whole call through mla.Decode spends its time, on the GPU
 machine: the host's share (the signature key, the output's allocation, the
 three launches through the driver) and the device's (the plan kernel
-alone, the partial and combine kernels, the whole call), each the median
+alone, the partial and combine kernels, the whole call, with its launches
+replayed as a graph or run one by one), each the median
 of repeated single calls bracketed by events or the host clock. No L2
 flush: this splits the call, bench/run.py's `call us` times it.
 
@@ -44,20 +45,25 @@ def device_us(call, n=100):
 
 def profile(module, shape, fmt):
     p = problem.generate(shape, fmt, 1, "cuda")
-    decode = mla.Decode(module, kv_dtype=fmt, heads=shape.heads,
-                        plan="balanced")
+    decode, plain = (mla.Decode(module, kv_dtype=fmt, heads=shape.heads,
+                                plan="balanced", graphs=graphs)
+                     for graphs in (True, False))
     out = torch.empty(p.q.shape[0], shape.heads, 512, dtype=torch.bfloat16,
                       device="cuda")
     args = (p.q, p.kv, p.qo_indptr, p.kv_indptr)
     kwargs = dict(kv_scale=p.kv_scale, sm_scale=p.sm_scale)
     call = lambda: decode(*args, **kwargs)  # noqa: E731
     call_into = lambda: decode(*args, out=out, **kwargs)  # noqa: E731
+    plain_call = lambda: plain(*args, **kwargs)  # noqa: E731
     call_into()
-    launches = [bound for bound, _ in next(iter(decode._launches.values()))]
+    plain_call()
+    launches, graph = next(iter(plain._calls.values()))
+    launches = [bound for bound, _ in launches]
     tensors = (p.q, p.kv, p.qo_indptr, p.kv_indptr, p.kv_scale, out)
     return {
         "host: call": host_us(call),
         "host: call, out given": host_us(call_into),
+        "host: call, 3 launches": host_us(plain_call),
         "host: signature key": host_us(
             lambda: tuple(decode_module._signature(t) for t in tensors)),
         "host: 3 launches": host_us(lambda: [f() for f in launches]),
@@ -65,6 +71,7 @@ def profile(module, shape, fmt):
             out.numel(), dtype=torch.bfloat16, device="cuda")),
         "device: whole call": device_us(call),
         "device: whole call, out given": device_us(call_into),
+        "device: whole call, 3 launches": device_us(plain_call),
         "device: plan kernel": device_us(launches[0]),
         "device: partial + combine": device_us(
             lambda: [f() for f in launches[1:]]),

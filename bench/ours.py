@@ -116,15 +116,15 @@ class MlaRun:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def decode_call(module, problem: Problem, plan: str):
+def decode_call(module, problem: Problem, plan: str, graphs: bool = True):
     """A call of `module` (an mla.Module) on `problem` through mla.Decode, as
     a PyTorch caller or the submission makes it: planned on the device,
-    nothing read back."""
+    nothing read back; `graphs` False launches the kernels one by one."""
     # Imported here: call.py --submission runs the package the submission
     # embeds, where PYTHONPATH need not reach this one.
     import mla
     decode = mla.Decode(module, kv_dtype=problem.fmt, heads=problem.heads,
-                        plan=plan)
+                        plan=plan, graphs=graphs)
     return lambda: decode(problem.q, problem.kv, problem.qo_indptr,
                           problem.kv_indptr, kv_scale=problem.kv_scale,
                           sm_scale=problem.sm_scale)

@@ -118,10 +118,13 @@ class Decode:
     `plan` is "reproducible" (a sequence's splits depend on its length
     only, so are its output bits) or "balanced" (ranges of the batch's work
     over `parallelism` programs, by default as many as the device runs of
-    the partial kernel at once: small batches fill the device)."""
+    the partial kernel at once: small batches fill the device). With
+    `graphs`, where the driver has a graph API (CUDA), a call's three
+    launches are replayed as one graph (mla.graph): one driver call
+    instead of three."""
 
     def __init__(self, module, kv_dtype, heads, plan="reproducible",
-                 parallelism=None):
+                 parallelism=None, graphs=True):
         if kv_dtype not in KV_DTYPES:
             raise MlaError(f"kv_dtype: '{kv_dtype}' is not one of "
                            f"{', '.join(KV_DTYPES)}")
@@ -138,6 +141,7 @@ class Decode:
             raise MlaError(f"parallelism: {parallelism} is not in [1, 2^31)")
         self.module, self.kv_dtype, self.heads = module, kv_dtype, heads
         self.balanced = plan == "balanced"
+        self.graphs = graphs
         self.parallelism = parallelism
         # A partial kernel takes the head count as its `heads` argument, or
         # serves only its launch.heads.
@@ -164,7 +168,7 @@ class Decode:
              k.launch.get("kv_dtype", kv_dtype) == kv_dtype], "mla.combine")
         self.plan = self._one(module.find(role="mla.plan"), "mla.plan")
         self._workspaces = {}
-        self._launches = {}
+        self._calls = {}  # signature -> (launches, CallGraph or None)
 
     def _one(self, kernels, role):
         if len(kernels) != 1:
@@ -297,21 +301,32 @@ class Decode:
             out = _empty(q, _shape(q)[0] * heads * V_DIM,
                          "bfloat16" if _library(q).__name__ == "torch"
                          else "uint16").reshape(_shape(q)[0], heads, V_DIM)
-        launches = self._launches.get(key)
-        if launches is None:
+        q_at, kv_at = _address(q), _address(kv)
+        qo_at, kv_indptr_at = _address(qo_indptr), _address(kv_indptr)
+        out_at = _address(out)
+        scale_at = None if kv_scale is None else _address(kv_scale)
+        call = self._calls.get(key)
+        if call is None:
             launches = self._bind(q, kv, qo_indptr, kv_indptr, kv_scale,
                                   sm_scale, out)
-            self._launches[key] = launches
-        else:
-            addresses = {"q": _address(q), "kv": _address(kv),
-                         "qo_indptr": _address(qo_indptr),
-                         "kv_indptr": _address(kv_indptr),
-                         "out": _address(out)}
-            if kv_scale is not None:
-                addresses["kv_scale"] = _address(kv_scale)
+            graph = None
+            if self.graphs and hasattr(self.module.backend, "graph"):
+                graph = self.module.backend.graph([l for l, _ in launches])
+            call = self._calls[key] = (launches, graph)
+        launches, graph = call
+
+        def point():
+            addresses = {"q": q_at, "kv": kv_at, "qo_indptr": qo_at,
+                         "kv_indptr": kv_indptr_at, "out": out_at,
+                         "kv_scale": scale_at}
             for launch, inputs in launches:
                 for name in inputs:
                     launch.point(name, addresses[name])
+
+        if graph is not None:
+            graph((q_at, kv_at, qo_at, kv_indptr_at, out_at, scale_at), point)
+            return out
+        point()
         for launch, _ in launches:
             launch()
         return out

@@ -12,6 +12,7 @@ import ctypes
 import sys
 
 from .errors import MlaError
+from .graph import CallGraph, KernelNodeParams
 from .manifest import ABI_RECORD_SYMBOL, check_abi_record, read_regular_file
 
 
@@ -33,6 +34,19 @@ CUDA = _Api("CUDA", ["libcuda.so.1", "libcuda.so"], "cu", {
     "launch": "cuLaunchKernel", "error_string": "cuGetErrorString",
     "occupancy": "cuOccupancyMaxActiveBlocksPerMultiprocessor",
     "device_attribute": "cuDeviceGetAttribute",
+    # The graph API (mla.graph). The _v2 entry points take
+    # CUDA_KERNEL_NODE_PARAMS_v2; older drivers have only the first ones.
+    "graph_create": "cuGraphCreate",
+    "graph_add_kernel_node": ("cuGraphAddKernelNode_v2",
+                              "cuGraphAddKernelNode"),
+    "graph_kernel_node_set_params": ("cuGraphKernelNodeSetParams_v2",
+                                     "cuGraphKernelNodeSetParams"),
+    "graph_instantiate": "cuGraphInstantiateWithFlags",
+    "graph_exec_kernel_node_set_params": (
+        "cuGraphExecKernelNodeSetParams_v2", "cuGraphExecKernelNodeSetParams"),
+    "graph_launch": "cuGraphLaunch",
+    "graph_exec_destroy": "cuGraphExecDestroy",
+    "graph_destroy": "cuGraphDestroy",
 })
 HIP = _Api("HIP", ["libamdhip64.so", "libamdhip64.so.6"], "hip", {
     "init": "hipInit", "device_get": "hipDeviceGet",
@@ -43,6 +57,8 @@ HIP = _Api("HIP", ["libamdhip64.so", "libamdhip64.so.6"], "hip", {
     "launch": "hipModuleLaunchKernel", "error_string": "hipGetErrorString",
     "occupancy": "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
     "device_attribute": None,
+    # hipGraph's kernel nodes take another parameter layout; not used yet.
+    "graph_create": None,
 })
 
 # CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT.
@@ -104,6 +120,8 @@ class DriverBackend:
             ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
             ctypes.POINTER(ctypes.c_void_p)]
         self._stream = None
+        self._graphs = None
+        self.graph_error = None  # why graph() gave None, where it did
         self.kernels = {}
         for kernel in manifest.kernels:
             function = ctypes.c_void_p()
@@ -193,11 +211,28 @@ class DriverBackend:
     def launch(self, kernel, grid, slots):
         self.launcher(kernel, grid)(slots)
 
+    def graph(self, launches):
+        """`launches` as one mla.graph.CallGraph, or None where the driver
+        has no graph API (the launches then run one by one)."""
+        if self.api.names["graph_create"] is None:
+            return None
+        try:
+            if self._graphs is None:
+                self._graphs = _GraphApi(self)
+            return CallGraph(self._graphs, launches)
+        except MlaError as e:
+            self.graph_error = str(e)
+            return None
+
+    def current_stream(self):
+        if self._stream is None:
+            self._stream = _stream_getter(self.device[1])
+        return self._stream()
+
     def launcher(self, kernel, grid):
         """A function launching `kernel` on `grid` with an argument array,
         everything but the stream looked up once."""
-        if self._stream is None:
-            self._stream = _stream_getter(self.device[1])
+        self.current_stream()
         launch, stream = self._launch, self._stream
         handle = self.kernels[kernel.symbol]
         dims = (*grid, *kernel.workgroup_size, kernel.dynamic_lds_bytes)
@@ -209,3 +244,84 @@ class DriverBackend:
                                f"{self.api.names['launch']}: "
                                f"{self._error_text(result)}")
         return run
+
+
+class _GraphApi:
+    """The driver's graph entry points (mla.graph), resolved once."""
+
+    def __init__(self, backend):
+        self._backend = backend
+        self._entries = {}
+        for key in ("graph_create", "graph_add_kernel_node",
+                    "graph_kernel_node_set_params", "graph_instantiate",
+                    "graph_exec_kernel_node_set_params", "graph_launch",
+                    "graph_exec_destroy", "graph_destroy"):
+            self._entries[key] = self._resolve(key)
+        self._launch_name, self._launch = self._entries["graph_launch"]
+        self._launch.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+
+    def _resolve(self, key):
+        names = self._backend.api.names[key]
+        for name in (names,) if isinstance(names, str) else names:
+            function = getattr(self._backend.lib, name, None)
+            if function is not None:
+                return name, function
+        raise MlaError(f"the {self._backend.api.vendor} driver has no "
+                       f"{names if isinstance(names, str) else names[0]}")
+
+    def _call(self, key, *args):
+        name, function = self._entries[key]
+        result = function(*args)
+        if result != 0:
+            raise MlaError(f"{name}: {self._backend._error_text(result)}")
+
+    def create(self):
+        graph = ctypes.c_void_p()
+        self._call("graph_create", ctypes.byref(graph), ctypes.c_uint(0))
+        return graph.value
+
+    def params(self, launch):
+        info = launch.kernel.info
+        params = KernelNodeParams()
+        params.func = self._backend.kernels[info.symbol].value
+        params.grid_x, params.grid_y, params.grid_z = launch.sizes
+        params.block_x, params.block_y, params.block_z = info.workgroup_size
+        params.shared_bytes = info.dynamic_lds_bytes
+        params.kernel_params = ctypes.addressof(launch.argument_array)
+        return params
+
+    def add_kernel_node(self, graph, previous, params):
+        node = ctypes.c_void_p()
+        after = (ctypes.c_void_p * 1)(previous)
+        self._call("graph_add_kernel_node", ctypes.byref(node),
+                   ctypes.c_void_p(graph), after if previous else None,
+                   ctypes.c_size_t(1 if previous else 0),
+                   ctypes.byref(params))
+        return node.value
+
+    def set_node_params(self, node, params):
+        self._call("graph_kernel_node_set_params", ctypes.c_void_p(node),
+                   ctypes.byref(params))
+
+    def instantiate(self, graph):
+        graph_exec = ctypes.c_void_p()
+        self._call("graph_instantiate", ctypes.byref(graph_exec),
+                   ctypes.c_void_p(graph), ctypes.c_ulonglong(0))
+        return graph_exec.value
+
+    def set_exec_node_params(self, graph_exec, node, params):
+        self._call("graph_exec_kernel_node_set_params",
+                   ctypes.c_void_p(graph_exec), ctypes.c_void_p(node),
+                   ctypes.byref(params))
+
+    def launch(self, graph_exec):
+        result = self._launch(graph_exec, self._backend.current_stream())
+        if result != 0:
+            raise MlaError(f"{self._launch_name}: "
+                           f"{self._backend._error_text(result)}")
+
+    def destroy_exec(self, graph_exec):
+        self._call("graph_exec_destroy", ctypes.c_void_p(graph_exec))
+
+    def destroy_graph(self, graph):
+        self._call("graph_destroy", ctypes.c_void_p(graph))

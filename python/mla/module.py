@@ -211,6 +211,11 @@ class Launch:
         if 0 not in sizes:  # else nothing runs
             self._run = kernel.module.backend.launcher(kernel.info, sizes)
 
+    @property
+    def argument_array(self):
+        """The `void **` of the launch's argument slots (docs/ABI.md)."""
+        return self._array
+
     def point(self, name, address):
         self._slots[name].value = address
 
