@@ -11,6 +11,7 @@ so the tables and partial buffers are sized from the shapes alone
 ("The plan on the device") and kept for the next call of the same shapes.
 """
 
+import functools
 import math
 import operator
 
@@ -168,7 +169,8 @@ class Decode:
              k.launch.get("kv_dtype", kv_dtype) == kv_dtype], "mla.combine")
         self.plan = self._one(module.find(role="mla.plan"), "mla.plan")
         self._workspaces = {}
-        self._calls = {}  # signature -> (launches, CallGraph or None)
+        # signature -> (launches, CallGraph or None, output allocator)
+        self._calls = {}
 
     def _one(self, kernels, role):
         if len(kernels) != 1:
@@ -284,6 +286,16 @@ class Decode:
             launches.append((bound, inputs))
         return launches
 
+    def _output_maker(self, q):
+        """A function allocating the output for inputs like `q`: [total_q,
+        heads, 512] bf16 (numpy: uint16 bits) where q lives."""
+        shape = (_shape(q)[0], self.heads, V_DIM)
+        library = _library(q)
+        if library.__name__ == "torch":
+            return functools.partial(library.empty, shape,
+                                     dtype=library.bfloat16, device=q.device)
+        return functools.partial(library.empty, shape, dtype="uint16")
+
     def __call__(self, q, kv, qo_indptr, kv_indptr, kv_scale=None,
                  sm_scale=None, out=None):
         """Launches the decode of the batch; returns `out` ([total_q,
@@ -294,26 +306,27 @@ class Decode:
         the launches at the new tensors."""
         if sm_scale is None:
             sm_scale = 1.0 / math.sqrt(QK_DIM)
-        key = (tuple(_signature(t) for t in (q, kv, qo_indptr, kv_indptr,
-                                             kv_scale, out)), sm_scale)
-        if out is None:
-            heads = self.heads
-            out = _empty(q, _shape(q)[0] * heads * V_DIM,
-                         "bfloat16" if _library(q).__name__ == "torch"
-                         else "uint16").reshape(_shape(q)[0], heads, V_DIM)
-        q_at, kv_at = _address(q), _address(kv)
-        qo_at, kv_indptr_at = _address(qo_indptr), _address(kv_indptr)
-        out_at = _address(out)
-        scale_at = None if kv_scale is None else _address(kv_scale)
+        key = (_signature(q), _signature(kv), _signature(qo_indptr),
+               _signature(kv_indptr), _signature(kv_scale), _signature(out),
+               sm_scale)
         call = self._calls.get(key)
         if call is None:
+            new_output = self._output_maker(q)
+            if out is None:
+                out = new_output()
             launches = self._bind(q, kv, qo_indptr, kv_indptr, kv_scale,
                                   sm_scale, out)
             graph = None
             if self.graphs and hasattr(self.module.backend, "graph"):
                 graph = self.module.backend.graph([l for l, _ in launches])
-            call = self._calls[key] = (launches, graph)
-        launches, graph = call
+            call = self._calls[key] = (launches, graph, new_output)
+        elif out is None:
+            out = call[2]()
+        launches, graph, _ = call
+        q_at, kv_at = _address(q), _address(kv)
+        qo_at, kv_indptr_at = _address(qo_indptr), _address(kv_indptr)
+        out_at = _address(out)
+        scale_at = None if kv_scale is None else _address(kv_scale)
 
         def point():
             addresses = {"q": q_at, "kv": kv_at, "qo_indptr": qo_at,

@@ -51,7 +51,7 @@ def main():
             failures += not result.passed
             same += torch.equal(out.view(torch.int16),
                                 expected.view(torch.int16))
-        (_, graph), = decode._calls.values()
+        (_, graph, _), = decode._calls.values()
         print(f"graphs {fmt} heads={heads}: graph={graph is not None} "
               f"calls={len(ORDER)} failed={failures} "
               f"same_bits={same}/{len(ORDER)}")
