@@ -109,6 +109,9 @@ static llvm::json::Value kernelEntry(tile::KernelOp kernel) {
   // The parameter values of an instance of a parameterized kernel.
   if (Attribute params = kernel->getAttr(tile::kParamsAttrName))
     entry["params"] = toJson(params);
+  if (auto generic =
+          kernel->getAttrOfType<StringAttr>(tile::kInstanceOfAttrName))
+    entry["instance_of"] = generic.getValue().str();
   return entry;
 }
 

@@ -35,6 +35,8 @@ class KernelInfo:
     workgroup_size: tuple
     dynamic_lds_bytes: int = 0
     launch: dict = field(default=None, hash=False, compare=False)
+    # The parameterized kernel this is an instance of; None for others.
+    instance_of: str = None
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,11 @@ def _parse_kernel(path, where, value):
             raise MlaError(f"{path}: {where}.args: '{name}' appears twice")
     if launch is not None:
         _parse_launch(path, where + ".launch", launch, parsed)
-    return KernelInfo(symbol, parsed, tuple(size), lds, launch)
+    instance_of = value.get("instance_of")
+    _require(instance_of is None or (isinstance(instance_of, str) and
+                                     instance_of), path,
+             where + ".instance_of", "a kernel name")
+    return KernelInfo(symbol, parsed, tuple(size), lds, launch, instance_of)
 
 
 def _parse_rule(path, where, expr, args):

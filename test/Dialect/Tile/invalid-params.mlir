@@ -99,6 +99,13 @@ tile.kernel @params() attributes {tile.params = {P = 1.0}} {
 
 // -----
 
+// expected-error @+1 {{'tile.instance_of' is a tile.kernel's name of the kernel it is an instance of}}
+tile.kernel @instance() attributes {tile.instance_of = 3} {
+  tile.return
+}
+
+// -----
+
 tile.kernel @param_undeclared<P: i64>() {
   // expected-error @+1 {{uses parameter 'Q', which kernel @param_undeclared does not declare}}
   %q = tile.param "Q" : index

@@ -1,11 +1,12 @@
 // RUN: mla-opt %s -tile-specialize -split-input-file | FileCheck %s
 
-// One kernel per instance, in declaration order of the values (KV major);
-// helpers inlined and gone; the generic kernel gone.
+// One kernel per instance, in declaration order of the values (KV major),
+// naming the kernel it is an instance of; helpers inlined and gone; the
+// generic kernel gone.
 // CHECK-NOT: tile.func
 // CHECK-LABEL: tile.kernel @attend_bf16_h16_block_n32(
 // CHECK-SAME: %q: !tile.ptr<bf16>, %kv: !tile.ptr<bf16>, %sm_scale: f32)
-// CHECK-SAME: attributes {tile.launch = {grid = ["work_items", 16, 1], heads = 16 : i64, kv_dtype = "bf16", kv_tile = 32 : i64, role = "test.attend"},
+// CHECK-SAME: attributes {tile.instance_of = "attend", tile.launch = {grid = ["work_items", 16, 1], heads = 16 : i64, kv_dtype = "bf16", kv_tile = 32 : i64, role = "test.attend"},
 // CHECK-SAME: tile.params = {BLOCK_N = 32 : i64, H = 16 : i64, KV = "bf16"}}
 // CHECK: %[[H:.*]] = arith.constant 16 : index
 // CHECK: %[[N:.*]] = arith.constant 32 : index
@@ -103,7 +104,7 @@ tile.kernel @named<A: i64 = 1, B: str = "x">()
 // Without tile.instances, the defaults make one instance with the
 // kernel's name.
 // CHECK-LABEL: tile.kernel @defaults()
-// CHECK-SAME: attributes {tile.params = {BLOCK = 64 : i64}}
+// CHECK-SAME: attributes {tile.instance_of = "defaults", tile.params = {BLOCK = 64 : i64}}
 // CHECK: arith.constant 64 : i32
 tile.kernel @defaults<BLOCK: i64 = 64>() {
   %b = tile.param "BLOCK" : i32

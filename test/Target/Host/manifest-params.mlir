@@ -20,6 +20,7 @@
 // CHECK-NEXT: "type": "i32"
 // CHECK-NEXT: }
 // CHECK-NEXT: ],
+// CHECK-NEXT: "instance_of": "scale",
 // CHECK-NEXT: "launch": {
 // CHECK-NEXT: "block": 64,
 // CHECK-NEXT: "dtype": "f32",

@@ -360,6 +360,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return verifyTargetInstancesAttr(op, attr.getValue());
   if (attr.getName() == kParamsAttrName)
     return verifyParamsAttr(op, attr.getValue());
+  if (attr.getName() == kInstanceOfAttrName) {
+    auto name = dyn_cast<StringAttr>(attr.getValue());
+    if (!isa<KernelOp>(op) || !name || name.empty())
+      return op->emitError() << "'" << kInstanceOfAttrName
+                             << "' is a tile.kernel's name of the kernel it "
+                                "is an instance of";
+    return success();
+  }
   return op->emitError() << "unknown tile dialect attribute '"
                          << attr.getName().getValue() << "'";
 }

@@ -622,6 +622,8 @@ private:
       OpBuilder builder(kernel);
       auto clone = cast<KernelOp>(builder.clone(*kernel));
       clone.setSymName(name);
+      clone->setAttr(kInstanceOfAttrName,
+                     builder.getStringAttr(kernel.getSymName()));
       std::string prefix = "in instance " + describe(name, instance) + ": ";
       if (failed(withPrefix(kernel.getContext(), prefix, [&] {
             return InstanceBuilder(clone, instance, symbols).run();

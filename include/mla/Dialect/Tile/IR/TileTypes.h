@@ -132,6 +132,11 @@ constexpr llvm::StringLiteral kTargetInstancesAttrName =
 /// parameter values.
 constexpr llvm::StringLiteral kParamsAttrName = "tile.params";
 
+/// Name of the attribute of a specialized kernel that names the
+/// parameterized kernel it is an instance of, for launchers that choose
+/// among a kernel's instances.
+constexpr llvm::StringLiteral kInstanceOfAttrName = "tile.instance_of";
+
 } // namespace mla::tile
 
 #endif // MLA_DIALECT_TILE_IR_TILETYPES_H
