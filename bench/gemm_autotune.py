@@ -2,37 +2,29 @@
 """The DSL's bf16 GEMM (examples/gemm.mlir) through mla.Autotune on the
 GPU: for each shape the instances the module has are timed on the call's
 own tensors, the fastest kept, its product checked against torch's
-float32 one and timed again with CUDA events next to torch.matmul
-(cuBLAS). Prints each instance's time, the choice and TFLOP/s.
+float32 one and timed again next to torch.matmul (cuBLAS), both queued
+behind a device-side spin. Prints each instance's time, the choice and
+TFLOP/s.
 
   mla-compile examples/gemm.mlir --target=sm_90 -o build/dev/gemm.ptx \\
       --instances=gemm_bf16:BM=64,128:BN=64,128:BK=32,64:ALIGN=8
   PYTHONPATH=python python3 bench/gemm_autotune.py build/dev/gemm.cubin
 """
 
-import statistics
 import sys
 
 import torch
 
-sys.path[:0] = ["python"]
+sys.path[:0] = ["python", "bench"]
 import mla  # noqa: E402
+import timing  # noqa: E402
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (16, 4096, 4096)]
 
 
-def event_us(call, iterations=20):
-    for _ in range(3):
-        call()
-    events = [(torch.cuda.Event(enable_timing=True),
-               torch.cuda.Event(enable_timing=True))
-              for _ in range(iterations)]
-    for start, end in events:
-        start.record()
-        call()
-        end.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) * 1e3 for s, e in events)
+def device_us(call, iterations=20):
+    """Median device time of `call` (bench/timing: queued behind a spin)."""
+    return timing.time_calls([call], iterations).median_us
 
 
 def main():
@@ -52,8 +44,8 @@ def main():
                       if key == f"[{m}, {n}, {k}]"]
         (choice,) = [s for key, s in gemm.choices.items()
                      if key == f"[{m}, {n}, {k}]"]
-        ours = event_us(lambda: module[choice](a, b, c, m, n, k))
-        theirs = event_us(lambda: torch.matmul(a, b))
+        ours = device_us(lambda: module[choice](a, b, c, m, n, k))
+        theirs = device_us(lambda: torch.matmul(a, b))
         flops = 2.0 * m * n * k
         print(f"{m}x{n}x{k}: " + ", ".join(
             f"{s} {t:.1f} us" if isinstance(t, float) else f"{s} refused"

@@ -26,6 +26,9 @@ from .errors import MlaError
 
 WARMUP = 2
 REPETITIONS = 10
+# Device cycles of the spin ahead of the timed launches: 50 µs of host
+# time per launch at 2 GHz (a faster host only waits longer).
+SPIN_CYCLES = REPETITIONS * 50 * 2000
 
 
 def _key_part(value):
@@ -69,7 +72,9 @@ def _host_timer(launch):
 
 
 def _device_timer(launch):
-    """Median µs of `launch` between CUDA events on torch's stream."""
+    """Median µs of `launch` between CUDA events on torch's stream, the
+    launches queued behind a device-side spin so that the events time the
+    device rather than the host's launches."""
     torch = sys.modules.get("torch")
     if torch is None or not torch.cuda.is_available():
         raise MlaError("timing GPU instances needs torch with a GPU")
@@ -78,6 +83,9 @@ def _device_timer(launch):
     events = [(torch.cuda.Event(enable_timing=True),
                torch.cuda.Event(enable_timing=True))
               for _ in range(REPETITIONS)]
+    sleep = getattr(torch.cuda, "_sleep", None)
+    if sleep is not None:
+        sleep(SPIN_CYCLES)
     for start, end in events:
         start.record()
         launch()
