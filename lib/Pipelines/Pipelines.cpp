@@ -75,10 +75,10 @@ void mla::buildHostPipeline(OpPassManager &pm, Specialize specialize) {
 }
 
 /// Canonicalization and CSE of the lowered kernels, each kernel on its own
-/// thread: past the GPU lowering they are the ops of the gpu.module, and
+/// thread: past the GPU lowering each is in a gpu.module of its own, and
 /// each is as large as the rest of the pipeline's work on it.
-static void addKernelCleanup(OpPassManager &pm) {
-  OpPassManager &kernel = pm.nest<gpu::GPUModuleOp>().nestAny();
+static void addKernelCleanup(OpPassManager &kernels) {
+  OpPassManager &kernel = kernels.nestAny();
   kernel.addPass(createCanonicalizerPass());
   kernel.addPass(createCSEPass());
 }
@@ -106,19 +106,21 @@ void mla::buildTileToGpuPipeline(OpPassManager &pm,
   ConvertTileToGPUOptions lowering;
   lowering.chip = options.chip;
   pm.addPass(createConvertTileToGPU(lowering));
-  addKernelCleanup(pm);
+  addKernelCleanup(pm.nest<gpu::GPUModuleOp>());
 }
 
 void mla::buildTileToGpuLLVMPipeline(OpPassManager &pm,
                                      const GpuPipelineOptions &options,
                                      Specialize specialize) {
   buildTileToGpuPipeline(pm, options, specialize);
+  // The pass manager merges this nest with the cleanup's before it: a
+  // thread takes a kernel's gpu.module through all of these passes at once.
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   ConvertGPUKernelsToLLVMOptions llvm;
   llvm.chip = options.chip;
-  pm.addPass(createConvertGPUKernelsToLLVM(llvm));
-  pm.nest<gpu::GPUModuleOp>().nestAny().addPass(
-      createReconcileUnrealizedCastsPass());
-  addKernelCleanup(pm);
+  kernels.addPass(createConvertGPUKernelsToLLVM(llvm));
+  kernels.nestAny().addPass(createReconcileUnrealizedCastsPass());
+  addKernelCleanup(kernels);
 }
 
 void mla::registerPipelines() {

@@ -5,9 +5,9 @@
 #include "mla/Target/Manifest.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -17,22 +17,35 @@ using namespace mla;
 std::unique_ptr<llvm::Module>
 mla::translateGpuKernels(ModuleOp module, llvm::LLVMContext &context,
                          llvm::TargetMachine &machine) {
-  auto gpuModules = llvm::to_vector(module.getOps<mlir::gpu::GPUModuleOp>());
-  if (gpuModules.size() != 1) {
-    module.emitError("expected one gpu.module of lowered kernels");
-    return nullptr;
+  std::unique_ptr<llvm::Module> linked;
+  for (auto gpuModule : module.getOps<mlir::gpu::GPUModuleOp>()) {
+    // The kernels alone, in a module of their own: that is the device code.
+    OwningOpRef<ModuleOp> device = ModuleOp::create(module.getLoc());
+    OpBuilder b = OpBuilder::atBlockEnd(device->getBody());
+    std::vector<std::string> kernels;
+    for (Operation &op : gpuModule.getBody()->without_terminator()) {
+      b.clone(op);
+      if (op.hasAttr("rocdl.kernel") || op.hasAttr("nvvm.kernel"))
+        kernels.push_back(cast<SymbolOpInterface>(op).getName().str());
+    }
+    std::unique_ptr<llvm::Module> part =
+        translateToLLVM(*device, context, machine, kernels);
+    if (!part)
+      return nullptr;
+    if (!linked) {
+      linked = std::move(part);
+      continue;
+    }
+    // One declaration of what several kernels use; private helpers of the
+    // same name are renamed apart.
+    if (llvm::Linker::linkModules(*linked, std::move(part))) {
+      gpuModule.emitError("linking its LLVM IR to the other kernels' failed");
+      return nullptr;
+    }
   }
-  // The kernels alone, in a module of their own: that is the device code.
-  OpBuilder b(module.getContext());
-  OwningOpRef<ModuleOp> device = ModuleOp::create(module.getLoc());
-  b.setInsertionPointToEnd(device->getBody());
-  std::vector<std::string> kernels;
-  for (Operation &op : gpuModules.front().getBody()->without_terminator()) {
-    b.clone(op);
-    if (op.hasAttr("rocdl.kernel") || op.hasAttr("nvvm.kernel"))
-      kernels.push_back(cast<SymbolOpInterface>(op).getName().str());
-  }
-  return translateToLLVM(*device, context, machine, kernels);
+  if (!linked)
+    module.emitError("expected a gpu.module of lowered kernels");
+  return linked;
 }
 
 LogicalResult mla::readAMDGPUResources(llvm::MemoryBufferRef codeObject,

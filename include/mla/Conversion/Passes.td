@@ -45,9 +45,9 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
   let description = [{
     Turns every `tile.kernel` whose tiles carry `#tilegpu` layouts (see
     `tilegpu-assign-layouts`) into a `gpu.func` kernel of
-    `tilegpu.num_warps` warps in a `gpu.module @kernels`, and every tile
-    into the per-lane vector of the elements its layout gives the lane
-    (register i = vector element i):
+    `tilegpu.num_warps` warps in a `gpu.module` of its own, named after
+    the kernel, and every tile into the per-lane vector of the elements
+    its layout gives the lane (register i = vector element i):
 
     - loads and stores address each register's element, bounds-checked
       against the view (AMD: buffer instructions bounded by the view's
@@ -77,10 +77,10 @@ def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
 }
 
 def ConvertGPUKernelsToLLVM : Pass<"convert-gpu-kernels-to-llvm",
-                                  "::mlir::ModuleOp"> {
+                                  "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower the GPU kernels of convert-tile-to-gpu to the LLVM dialect";
   let description = [{
-    Lowers every `gpu.module` (kernels built by `convert-tile-to-gpu`: the
+    Lowers a `gpu.module` (kernels built by `convert-tile-to-gpu`: the
     gpu, vector, arith, math, scf and cf dialects plus the chip's own ops)
     to the LLVM dialect in one conversion: for AMD chips `gpu` and
     `amdgpu` to ROCDL (kernels get the `amdgpu_kernel` calling convention

@@ -1,7 +1,7 @@
 //===- GpuCodegen.h - GPU kernels to code objects ---------------*- C++ -*-===//
 //
 // The tail of the GPU targets: the LLVM-dialect kernels of a program's
-// gpu.module become an LLVM module for the chip, then an object, then a
+// gpu.modules become an LLVM module for the chip, then an object, then a
 // loadable code object (AMD: `ld.lld -shared` -> .hsaco). The resources the
 // backend gave each kernel are read back from the code object's metadata.
 //
@@ -25,9 +25,9 @@
 
 namespace mla {
 
-/// Translates the kernels of the (single) gpu.module in `module`, already
-/// in the LLVM dialect, to LLVM IR for `machine`. Emits diagnostics on
-/// `module` on failure.
+/// Translates the kernels of the gpu.modules in `module` (one per kernel),
+/// already in the LLVM dialect, to one LLVM module for `machine`. Emits
+/// diagnostics on `module` on failure.
 std::unique_ptr<llvm::Module> translateGpuKernels(mlir::ModuleOp module,
                                                   llvm::LLVMContext &context,
                                                   llvm::TargetMachine &machine);

@@ -33,8 +33,8 @@ struct PtxKernel {
   int64_t dynamicSharedBytes = 0;
 };
 
-/// The kernels of the (single) gpu.module of `module`, already lowered to
-/// the LLVM dialect with NVVM kernels.
+/// The kernels of the gpu.modules of `module`, already lowered to the LLVM
+/// dialect with NVVM kernels.
 std::vector<PtxKernel> describePtxKernels(mlir::ModuleOp module);
 
 /// Joins the PTX of kernels compiled apart (compileKernelsApart) into one

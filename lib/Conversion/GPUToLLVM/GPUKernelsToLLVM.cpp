@@ -96,9 +96,8 @@ struct ConvertGPUKernelsToLLVMPass
       getOperation().emitError() << "unknown chip '" << chip << "'";
       return signalPassFailure();
     }
-    for (auto module : getOperation().getOps<mlir::gpu::GPUModuleOp>())
-      if (failed(lower(module, *info)))
-        return signalPassFailure();
+    if (failed(lower(getOperation(), *info)))
+      return signalPassFailure();
   }
 
   LogicalResult lower(mlir::gpu::GPUModuleOp module,

@@ -1,8 +1,9 @@
 //===- TileToGPU.cpp - The convert-tile-to-gpu pass -----------------------===//
 //
-// First every tile.kernel becomes a gpu.func (same body, the ids and the
-// LDS block created at its entry); then one dialect conversion lowers the
-// tile ops of all of them with the patterns of the op families.
+// First every tile.kernel becomes a gpu.func in a gpu.module of its own
+// (same body, the ids and the LDS block created at its entry); then a
+// dialect conversion per module lowers the tile ops with the patterns of
+// the op families.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mla {
@@ -125,13 +127,18 @@ struct ConvertTileToGPUPass
 
     module->setAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
+    // A gpu.module per kernel, named after it: isolated from one another,
+    // the kernels are converted here and by later passes on threads of
+    // their own.
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    auto gpuModule =
-        mlir::gpu::GPUModuleOp::create(b, module.getLoc(), "kernels");
+    SmallVector<mlir::gpu::GPUModuleOp> gpuModules;
     for (tile::KernelOp kernel : kernels) {
+      auto gpuModule = mlir::gpu::GPUModuleOp::create(b, kernel.getLoc(),
+                                                      kernel.getSymName());
       if (!makeGpuFunc(kernel, gpuModule, state))
         return signalPassFailure();
       kernel.erase();
+      gpuModules.push_back(gpuModule);
     }
 
     GpuTypeConverter converter(ctx);
@@ -167,13 +174,20 @@ struct ConvertTileToGPUPass
         });
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
-    if (failed(applyPartialConversion(gpuModule, target, std::move(patterns))))
+    // The patterns only read `state`, filled in above.
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    auto lower = [&](mlir::gpu::GPUModuleOp gpuModule) {
+      if (failed(applyPartialConversion(gpuModule, target, frozen)))
+        return failure();
+      for (auto func : gpuModule.getOps<mlir::gpu::GPUFuncOp>()) {
+        dropRepeatedBarriers(func, *gpuTarget);
+        gpuTarget->fenceForWarpgroupReads(func);
+        separateLdsCopies(func);
+      }
+      return success();
+    };
+    if (failed(failableParallelForEach(ctx, gpuModules, lower)))
       return signalPassFailure();
-    for (auto func : gpuModule.getOps<mlir::gpu::GPUFuncOp>()) {
-      dropRepeatedBarriers(func, *gpuTarget);
-      gpuTarget->fenceForWarpgroupReads(func);
-      separateLdsCopies(func);
-    }
   }
 };
 } // namespace

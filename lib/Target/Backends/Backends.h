@@ -8,7 +8,7 @@
 namespace mla {
 
 /// What the GPU targets share: the tile-to-GPU pipeline for the chip, and
-/// translation of the kernels' gpu.module alone.
+/// translation of the kernels' gpu.modules alone.
 class GpuBackend : public TargetBackend {
 public:
   using TargetBackend::TargetBackend;

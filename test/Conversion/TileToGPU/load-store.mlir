@@ -11,7 +11,7 @@
 // kernel's pointer arguments address disjoint memory (docs/DSL.md).
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 64], warpsPerCTA = [4, 1], order = [1, 0]>
 #slice = #tilegpu.slice<dim = 1, parent = #blocked>
-// CHECK: gpu.module @kernels
+// CHECK: gpu.module @copy {
 // CHECK-LABEL: gpu.func @copy
 // CHECK-SAME: (%{{[^:]*}}: !llvm.ptr<1> {llvm.noalias}, %{{[^:]*}}: !llvm.ptr<1> {llvm.noalias}, %{{.*}}: i32) kernel
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
@@ -49,7 +49,9 @@ tile.kernel @copy(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>, %rows: i32)
 }
 
 // Rows of whole runs under a per-row mask: every run is valid or invalid
-// as a whole, so each moves with one access and no branch.
+// as a whole, so each moves with one access and no branch. Each kernel
+// is in a gpu.module of its own.
+// CHECK: gpu.module @copy_whole_runs {
 // CHECK-LABEL: gpu.func @copy_whole_runs
 // CHECK-NOT: scf.if
 // CHECK: rocdl.raw.ptr.buffer.load %{{.*}} : vector<4xf32>
