@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 
+from .args import integer_of
 from .errors import MlaError
 
 WARMUP = 2
@@ -32,10 +33,20 @@ SPIN_CYCLES = REPETITIONS * 50 * 2000
 
 
 def _key_part(value):
+    """A key argument's part of the key, as JSON: a number's value (numpy
+    and torch scalars too), a tensor's shape and element type."""
+    integer = integer_of(value)
+    if integer is not None:
+        return integer
+    if isinstance(value, (float, bool, str)) or value is None:
+        return value
     shape = getattr(value, "shape", None)
     if shape is not None and getattr(value, "dtype", None) is not None:
+        if len(shape) == 0:
+            return float(value)
         return [list(int(n) for n in shape), str(value.dtype)]
-    return value
+    raise MlaError(f"a key argument takes a number or a tensor, got "
+                   f"{type(value).__name__}")
 
 
 def _copy(value, name):

@@ -13,8 +13,8 @@ so the tables and partial buffers are sized from the shapes alone
 
 import functools
 import math
-import operator
 
+from .args import integer_of
 from .errors import MlaError
 
 # Columns of a latent key row and of an output row; packed MXFP4 bytes and
@@ -39,14 +39,12 @@ def _cdiv(a, b):
 
 
 def _whole_number(value, name):
-    """`value` as a Python int: numpy and torch integers are taken, a bool,
-    a float or anything else is refused."""
-    if isinstance(value, bool):
+    """`value` as a Python int (numpy and torch integers too), else an
+    error naming `name`."""
+    integer = integer_of(value)
+    if integer is None:
         raise MlaError(f"{name}: {value!r} is not a whole number")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise MlaError(f"{name}: {value!r} is not a whole number") from None
+    return integer
 
 
 def plan_capacity(batch, total_q, total_kv, heads, kv_tile, block_rows,

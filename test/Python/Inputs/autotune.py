@@ -71,6 +71,12 @@ def main():
               f" chose {gemm.choices[key]}; {check(c, expected)}")
     print("refused:", gemm.timings["[33, 100, 48]"]["gemm_bf16_align8"])
 
+    # numpy integers are key values like Python's: the same key, no timing.
+    del timed[:]
+    a, b, c, expected = problem(70, 104, 48, 5)
+    gemm(a, b, c, numpy.int64(70), numpy.int32(104), numpy.array(48))
+    print(f"numpy key: timed {len(timed)}; {check(c, expected)}")
+
     # A new Autotune reads the choices back and times nothing.
     del timed[:]
     again = mla.Autotune(module, "gemm_bf16", key=("m", "n", "k"), cache=cache,
