@@ -92,6 +92,13 @@ def TileGPU_MmaAttr : TileGPU_LayoutAttr<"Mma", "mma"> {
     and each warp repeats the instruction over its part. The lane layout of
     one instruction is the hardware's (shared/AMD.md, PTX ISA).
 
+    A third count, `warpsPerCTA` = [wm, wn, wk], splits K too (not for
+    `wgmma`): each group of wm x wn warps multiplies its own K steps of the
+    operands (K step i on group i % wk), and the product sums the groups'
+    partial results through LDS, so every group holds the whole result.
+    The result's lane map has the wk groups as replicas; the operands'
+    split K.
+
     `wgmma` is sm_90a's warpgroup product: one instruction of m = 64 rows
     is issued by 4 consecutive warps, warp w % 4 holding rows
     16 * (w % 4) ..+16 of it; wm is a multiple of 4 and wm / 4 warpgroups
@@ -112,6 +119,11 @@ def TileGPU_MmaAttr : TileGPU_LayoutAttr<"Mma", "mma"> {
     unsigned getInstrM() const { return getInstrShape()[0]; }
     unsigned getInstrN() const { return getInstrShape()[1]; }
     unsigned getInstrK() const { return getInstrShape()[2]; }
+    /// The warp groups that split K (1 unless warpsPerCTA has a third
+    /// count).
+    unsigned getWarpsK() const {
+      return getWarpsPerCTA().size() > 2 ? getWarpsPerCTA()[2] : 1;
+    }
     /// Consecutive K elements of an operand one lane holds per instruction.
     unsigned getKWidth() const;
   }];

@@ -3,7 +3,10 @@
 // The operands are in the operand layouts of the result's matrix-core
 // layout, so each lane already holds, contiguously, the registers of every
 // instruction it takes part in: for each (row block, column block) of its
-// warp's part of the result, one instruction per K step.
+// warp's part of the result, one instruction per K step. Where the warps
+// split K too, each group of them multiplies its own K steps from zero,
+// and the groups' partial results are summed through LDS before the
+// accumulator is added.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,11 +96,17 @@ struct DotLowering : GpuOpLowering<tile::DotOp> {
       return op.emitOpError("operand layouts do not match the result's "
                             "instruction blocks");
 
+    bool splitK = mma.getWarpsK() > 1;
     SmallVector<Value> accs;
     for (int64_t mi = 0; mi < d.outer; ++mi) {
       for (int64_t ni = 0; ni < d.inner; ++ni) {
-        Value acc = getRegisters(rewriter, loc, adaptor.getAcc(),
-                                 (mi * d.inner + ni) * d.perInstr, d.perInstr);
+        Value acc =
+            splitK ? arith::ConstantOp::create(
+                         rewriter, loc,
+                         rewriter.getZeroAttr(VectorType::get(
+                             {d.perInstr}, rewriter.getF32Type())))
+                   : getRegisters(rewriter, loc, adaptor.getAcc(),
+                                  (mi * d.inner + ni) * d.perInstr, d.perInstr);
         for (int64_t k = 0; k < a.inner; ++k) {
           Value av = getRegisters(rewriter, loc, adaptor.getLhs(),
                                   (mi * a.inner + k) * a.perInstr, a.perInstr);
@@ -116,8 +125,58 @@ struct DotLowering : GpuOpLowering<tile::DotOp> {
           rewriter, loc, acc, result,
           ArrayRef<int64_t>{static_cast<int64_t>(i) * d.perInstr},
           ArrayRef<int64_t>{1});
+    if (splitK)
+      result = arith::AddFOp::create(
+          rewriter, loc,
+          sumKGroups(rewriter, loc, mma, state.idsFor(op), result),
+          adaptor.getAcc());
     rewriter.replaceOp(op, result);
     return success();
+  }
+
+  /// Every warp writes its partial result to LDS scratch (warp, register,
+  /// lane: each register a conflict-free row), and every lane sums the
+  /// rows of the warps of its rows and columns in all K groups (the top
+  /// warp digit of the result's lane map).
+  Value sumKGroups(OpBuilder &b, Location loc, MmaAttr mma,
+                   const KernelIds &ids, Value partial) const {
+    auto type = cast<VectorType>(partial.getType());
+    int64_t registers = type.getNumElements(), waveSize = state.waveSize();
+    int64_t groupWarps = mma.getWarpsPerCTA()[0] * mma.getWarpsPerCTA()[1];
+    auto address = [&](Value warp, int64_t reg) {
+      Value slot = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, warp,
+                                indexConst(b, loc, registers * waveSize)),
+          arith::AddIOp::create(b, loc, indexConst(b, loc, reg * waveSize),
+                                ids.lane));
+      return ldsAddress(
+          b, loc, ids,
+          toI32(b, loc,
+                arith::MulIOp::create(b, loc, slot, indexConst(b, loc, 4))));
+    };
+    state.target.barrier(b, loc);
+    for (int64_t r = 0; r < registers; ++r)
+      LLVM::StoreOp::create(b, loc, getRegister(b, loc, partial, r),
+                            address(ids.warp, r), 4);
+    state.target.barrier(b, loc);
+    // Its own partial too, from LDS: kept in registers across the barrier
+    // instead, it spilled sm_90's 16-row attention kernels.
+    Value own = arith::RemUIOp::create(b, loc, ids.warp,
+                                       indexConst(b, loc, groupWarps));
+    SmallVector<Value> sums;
+    for (int64_t r = 0; r < registers; ++r) {
+      Value sum;
+      for (int64_t g = 0; g < mma.getWarpsK(); ++g) {
+        Value warp = arith::AddIOp::create(b, loc, own,
+                                           indexConst(b, loc, g * groupWarps));
+        Value v =
+            LLVM::LoadOp::create(b, loc, b.getF32Type(), address(warp, r), 4);
+        sum = sum ? arith::AddFOp::create(b, loc, sum, v).getResult() : v;
+      }
+      sums.push_back(sum);
+    }
+    return makeRegisters(b, loc, type, sums);
   }
 };
 } // namespace

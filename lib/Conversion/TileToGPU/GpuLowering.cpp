@@ -71,6 +71,13 @@ int64_t mla::gpu::scratchBytes(Operation *op, unsigned waveSize) {
       return 0;
     return type.getNumElements() * memoryBytes(type.getElementType());
   }
+  if (auto dot = dyn_cast<tile::DotOp>(op)) {
+    // The K groups' partial results (Dot.cpp): every warp's registers.
+    auto mma = dyn_cast_if_present<MmaAttr>(dot.getType().getEncoding());
+    if (mma && mma.getWarpsK() > 1)
+      return getLaneMap(dot.getType()).numRegisters() * mma.getNumWarps() *
+             waveSize * 4;
+  }
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     LaneMap map = getLaneMap(reduce.getInput().getType());
     for (const LaneFactor &f : map.getFactors())

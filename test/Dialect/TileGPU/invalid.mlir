@@ -89,3 +89,19 @@ func.func @f(%a: !tilegpu.memdesc<64x64xbf16, #shared>, %b: !tilegpu.memdesc<64x
   %0 = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xbf16, #shared>, !tilegpu.memdesc<64x64xbf16, #shared> -> tensor<64x64xf32, #mma>
   return
 }
+
+// -----
+
+// expected-error @below {{wgmma layouts do not split K over warps}}
+func.func private @f() attributes {layout = #tilegpu.mma<kind = wgmma, instrShape = [64, 64, 16], warpsPerCTA = [4, 1, 2]>}
+
+// -----
+
+// expected-error @below {{mma layouts take instrShape = [m, n, k] and warpsPerCTA = [rows, columns] or [rows, columns, K groups]}}
+func.func private @f() attributes {layout = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [1, 1, 2, 2]>}
+
+// -----
+
+// Four K groups of 16 need a K of 64: a replica would be summed twice.
+// expected-error @below {{the K groups do not divide K}}
+func.func private @f(tensor<16x32xbf16, #tilegpu.dot_operand<opIdx = 0, parent = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [1, 1, 4]>>>)

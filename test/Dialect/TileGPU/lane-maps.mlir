@@ -115,3 +115,18 @@ func.func @wgmma(%o: tensor<64x512xf32>, %s: tensor<128x32xf32>) {
   %1 = tilegpu.convert_layout %s : tensor<128x32xf32> -> tensor<128x32xf32, #mma1>
   return
 }
+
+// -----
+
+// Warps that split K: K group g holds K steps g, g + 4, ... of both
+// operands, and each group the whole result (a replica per group).
+#mma = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [1, 1, 4]>
+func.func @mma_sync_split_k(%a: tensor<16x128xbf16>, %b: tensor<128x16xbf16>, %c: tensor<16x16xf32>) {
+  // expected-remark @below {{result 0: reg 2 -> d1 x1, lane 4 -> d1 x2, lane 8 -> d0 x1, reg 2 -> d0 x8, reg 2 -> d1 x8, warp 4 -> d1 x16, reg 2 -> d1 x64}}
+  %0 = tilegpu.convert_layout %a : tensor<16x128xbf16> -> tensor<16x128xbf16, #tilegpu.dot_operand<opIdx = 0, parent = #mma>>
+  // expected-remark @below {{result 0: reg 2 -> d0 x1, lane 4 -> d0 x2, lane 8 -> d1 x1, reg 2 -> d0 x8, warp 4 -> d0 x16, reg 2 -> d0 x64, reg 2 -> d1 x8}}
+  %1 = tilegpu.convert_layout %b : tensor<128x16xbf16> -> tensor<128x16xbf16, #tilegpu.dot_operand<opIdx = 1, parent = #mma>>
+  // expected-remark @below {{result 0: reg 2 -> d1 x1, lane 4 -> d1 x2, lane 8 -> d0 x1, reg 2 -> d0 x8, reg 2 -> d1 x8, warp 4 -> *}}
+  %2 = tilegpu.convert_layout %c : tensor<16x16xf32> -> tensor<16x16xf32, #mma>
+  return
+}

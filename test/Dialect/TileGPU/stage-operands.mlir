@@ -17,7 +17,13 @@
 // part), decoded, and stored into one bf16 buffer between two barriers;
 // K (all 576 columns, transposed) and V (the first 512) are then read from
 // that buffer. No decoding follows the second barrier.
+// The scores' product splits K over the 4 warps (a 16x32 result): Q stays
+// in registers, each warp holding its quarter of the 576 columns.
+// FP8: #[[$SPLITK:mma[0-9]*]] = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [1, 1, 4]>
+// FP8: #[[$QOP:dot_op[0-9]*]] = #tilegpu.dot_operand<opIdx = 0, parent = #[[$SPLITK]]>
 // FP8-LABEL: tile.kernel @mla_partial_fp8_block_m16_block_n32(
+// FP8: %[[QREGS:.*]] = tile.load %{{.*}} : !tile.view<?x576xbf16> -> tensor<16x576xbf16, #[[$QOP]]>
+// FP8-NOT: tilegpu.local_alloc %[[QREGS]]
 // FP8: scf.for
 // FP8: %[[RAW:.*]] = tilegpu.local_alloc %{{.*}} : tensor<32x576xf8E4M3FN, #{{.*}}> -> !tilegpu.memdesc<32x576xf8E4M3FN
 // FP8: %[[ARRAY:.*]] = tilegpu.local_buffer : !tilegpu.memdesc<1x32x576xbf16
@@ -26,16 +32,14 @@
 // FP8-COUNT-9: tilegpu.local_store %{{.*}}, %{{.*}} : tensor<32x64xbf16, #{{.*}}> -> !tilegpu.memdesc<32x64xbf16
 // FP8-NEXT: tilegpu.barrier
 // FP8-NOT: tile.dequant_fp8
-// FP8: tilegpu.memdesc_slice %[[BF16]]
-// FP8: tile.dot
+// FP8: tilegpu.local_load %[[BF16]]
+// FP8: tile.dot %[[QREGS]], %{{.*}} : tensor<16x576xbf16, #[[$QOP]]>, tensor<576x32xbf16, #{{.*}}> -> tensor<16x32xf32, #[[$SPLITK]]>
 // FP8-NOT: tile.dequant_fp8
-// The probabilities, which each warp holds for its 8 keys and every warp
-// needs for all 32, reach the output product through one swizzled LDS
-// buffer (so that ldmatrix reads them), not a layout conversion.
-// FP8: %[[P:.*]] = arith.truncf %{{.*}} : tensor<16x32xf32, #mma> to tensor<16x32xbf16, #mma>
-// FP8-NOT: tilegpu.convert_layout %[[P]]
-// FP8: %[[PBUF:.*]] = tilegpu.local_alloc %[[P]] : tensor<16x32xbf16, #mma> -> !tilegpu.memdesc<16x32xbf16, #[[SWIZZLED:shared[0-9]*]]>
-// FP8-NEXT: %[[PREAD:.*]] = tilegpu.local_load %[[PBUF]] : !tilegpu.memdesc<16x32xbf16, #[[SWIZZLED]]> -> tensor<16x32xbf16, #dot_op>
+// Every warp then holds all 32 keys' probabilities, which the output
+// product reads from the same registers: no exchange.
+// FP8: %[[P:.*]] = arith.truncf %{{.*}} : tensor<16x32xf32, #[[$SPLITK]]> to tensor<16x32xbf16, #[[$SPLITK]]>
+// FP8-NOT: tilegpu.local_alloc %[[P]]
+// FP8: %[[PREAD:.*]] = tilegpu.convert_layout %[[P]] : tensor<16x32xbf16, #[[$SPLITK]]> -> tensor<16x32xbf16, #dot_op
 // FP8-COUNT-16: tile.dot %[[PREAD]],
 // FP8: scf.yield
 

@@ -144,9 +144,11 @@ unsigned BlockedAttr::getNumWarps() const { return product(getWarpsPerCTA()); }
 LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               MmaKind kind, ArrayRef<unsigned> instrShape,
                               ArrayRef<unsigned> warpsPerCTA) {
-  if (instrShape.size() != 3 || warpsPerCTA.size() != 2)
+  if (instrShape.size() != 3 ||
+      (warpsPerCTA.size() != 2 && warpsPerCTA.size() != 3))
     return emitError() << "mma layouts take instrShape = [m, n, k] and "
-                          "warpsPerCTA = [rows, columns]";
+                          "warpsPerCTA = [rows, columns] or [rows, columns, "
+                          "K groups]";
   unsigned m = instrShape[0], n = instrShape[1], k = instrShape[2];
   bool known = false;
   switch (kind) {
@@ -164,8 +166,10 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!known)
     return emitError() << "no " << stringifyMmaKind(kind) << " instruction of "
                        << m << "x" << n << "x" << k;
-  if (warpsPerCTA[0] == 0 || warpsPerCTA[1] == 0)
+  if (llvm::is_contained(warpsPerCTA, 0u))
     return emitError() << "mma layout warp counts must be positive";
+  if (kind == MmaKind::wgmma && warpsPerCTA.size() == 3 && warpsPerCTA[2] != 1)
+    return emitError() << "wgmma layouts do not split K over warps";
   if (kind == MmaKind::wgmma && warpsPerCTA[0] % 4 != 0)
     return emitError() << "wgmma layouts split rows over whole warpgroups "
                           "(a multiple of 4 row warps)";
@@ -277,6 +281,9 @@ FailureOr<LaneMap> MmaAttr::getLaneMap(ArrayRef<int64_t> shape,
       failed(cover(factors, covered, HwDim::Warp, rowWarps, 0, shape)) ||
       failed(appendRepeats(factors, shape, covered, {1, 0})))
     return failWith(why, "warpsPerCTA does not divide the tile");
+  // The K groups each hold the whole (summed) result.
+  if (getWarpsK() > 1)
+    factors.push_back({HwDim::Warp, getWarpsK(), LaneFactor::kReplicated, 0});
   return LaneMap(shape, factors);
 }
 
@@ -333,14 +340,22 @@ FailureOr<LaneMap> DotOperandAttr::getLaneMap(ArrayRef<int64_t> shape,
       factors.push_back(
           {HwDim::Warp, warps[0] / 4, LaneFactor::kReplicated, 0});
     }
-  } else if (opIdx == 0) {
-    factors.push_back({HwDim::Warp, warps[1], LaneFactor::kReplicated, 0});
-    if (failed(cover(factors, covered, HwDim::Warp, warps[0], 0, shape)))
-      return failWith(why, "warpsPerCTA does not divide the tile");
   } else {
-    if (failed(cover(factors, covered, HwDim::Warp, warps[1], 1, shape)))
-      return failWith(why, "warpsPerCTA does not divide the tile");
-    factors.push_back({HwDim::Warp, warps[0], LaneFactor::kReplicated, 0});
+    if (opIdx == 0) {
+      factors.push_back({HwDim::Warp, warps[1], LaneFactor::kReplicated, 0});
+      if (failed(cover(factors, covered, HwDim::Warp, warps[0], 0, shape)))
+        return failWith(why, "warpsPerCTA does not divide the tile");
+    } else {
+      if (failed(cover(factors, covered, HwDim::Warp, warps[1], 1, shape)))
+        return failWith(why, "warpsPerCTA does not divide the tile");
+      factors.push_back({HwDim::Warp, warps[0], LaneFactor::kReplicated, 0});
+    }
+    // K group g takes K steps g, g + wk, ...; a replica would be summed
+    // twice.
+    if (shape[kDim] % (k * mma.getWarpsK()) != 0 ||
+        failed(cover(factors, covered, HwDim::Warp, mma.getWarpsK(),
+                     static_cast<unsigned>(kDim), shape)))
+      return failWith(why, "the K groups do not divide K");
   }
   // K steps first, so one instruction's registers are contiguous and the
   // steps of one row (column) of instructions follow each other.
@@ -388,7 +403,7 @@ static int64_t spanOf(Attribute layout, unsigned dim) {
     MmaAttr mma = op.getParent();
     bool isK = (op.getOpIdx() == 0) == (dim == 1);
     if (isK)
-      return mma.getInstrK();
+      return int64_t(mma.getInstrK()) * mma.getWarpsK();
     return int64_t(op.getOpIdx() == 0 ? mma.getInstrM() : mma.getInstrN()) *
            mma.getWarpsPerCTA()[dim];
   }

@@ -220,7 +220,8 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
     RankedTensorType type = dot.getType();
     return {chooseMma(ctx, chip, type.getDimSize(0), type.getDimSize(1),
-                      numWarps, dot.getLhs().getType().getElementType()),
+                      dot.getLhs().getType().getDimSize(1), numWarps,
+                      dot.getLhs().getType().getElementType()),
             2};
   }
   return {};

@@ -74,11 +74,22 @@ static std::optional<MmaAttr> chooseWarpgroupMma(MLIRContext *ctx, int64_t m,
 }
 
 MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
-                                int64_t m, int64_t n, unsigned numWarps,
-                                Type element) {
+                                int64_t m, int64_t n, int64_t k,
+                                unsigned numWarps, Type element) {
   if (chip.warpgroupMma && (element.isBF16() || element.isF16()))
     if (std::optional<MmaAttr> mma = chooseWarpgroupMma(ctx, m, n, numWarps))
       return *mma;
+  // One row of instructions and a few columns, over a long K (an attention
+  // step's scores on a 16-row block): split among the warps, each would
+  // read all of A and multiply few columns. The warps split K instead,
+  // each reading its part of both operands once; one exchange of the
+  // small result sums the parts (Dot.cpp), and every warp then holds the
+  // whole result, so the softmax's row reductions stay in the warp.
+  if (numWarps > 1 && m == chip.mmaM && n % chip.mmaN == 0 &&
+      n <= 4 * int64_t(chip.mmaN) && k % (int64_t(chip.mmaK) * numWarps) == 0 &&
+      k >= 2 * int64_t(chip.mmaK) * numWarps)
+    return MmaAttr::get(ctx, getMmaKind(chip),
+                        {chip.mmaM, chip.mmaN, chip.mmaK}, {1, 1, numWarps});
   // Per K step a warp reads the A rows and B columns of its part of the
   // result, so the grid that reads the fewest, m / rowWarps + n / colWarps,
   // wins (ties go to more row warps). A warp's part spans at least one

@@ -16,13 +16,15 @@ BlockedAttr chooseBlocked(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
                           unsigned elementBits, unsigned contiguousDim,
                           unsigned waveSize, unsigned numWarps);
 
-/// The matrix-core result layout for an [m, n] product of `element`
-/// operands on `chip`: on a chip with warpgroup products, whole 64-row
-/// instructions per warpgroup where the rows and warps allow; otherwise
-/// the warp grid whose warps read the fewest operand rows and columns,
-/// each warp taking at most two instruction rows.
+/// The matrix-core result layout for an [m, n] product over K = `k` of
+/// `element` operands on `chip`: on a chip with warpgroup products, whole
+/// 64-row instructions per warpgroup where the rows and warps allow; for
+/// one instruction row of at most 4 instruction columns over a long K,
+/// warps that split K; otherwise the warp grid whose warps read the fewest
+/// operand rows and columns, each warp taking at most two instruction
+/// rows.
 MmaAttr chooseMma(mlir::MLIRContext *ctx, const ChipInfo &chip, int64_t m,
-                  int64_t n, unsigned numWarps, mlir::Type element);
+                  int64_t n, int64_t k, unsigned numWarps, mlir::Type element);
 
 /// `mma` with the instruction K for a product of contraction length `k`:
 /// the chip's, or where that does not divide `k`, the half-K instruction

@@ -322,8 +322,10 @@ static void splitDot(OperandStager &stager, tile::DotOp dot,
     return stager.rebuild(b, rhs.getSrc(), rhsType.getEncoding(), w);
   };
   // Warpgroup products hold no operand registers: one product, whose
-  // instructions the lowering issues back to back.
-  if (k <= kBlock || k % kBlock != 0 || mma.getKind() == MmaKind::wgmma)
+  // instructions the lowering issues back to back. Warps that split K sum
+  // their parts once per product, and each holds only its part.
+  if (k <= kBlock || k % kBlock != 0 || mma.getKind() == MmaKind::wgmma ||
+      mma.getWarpsK() > 1)
     kBlock = k;
   if (n <= nBlock || n % nBlock != 0 || mma.getKind() == MmaKind::wgmma)
     nBlock = n;
