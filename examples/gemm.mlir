@@ -5,7 +5,10 @@
 // The block sizes are compile-time parameters: the tile types name them
 // (#tile.dims) and the offsets read them (tile.param). The program provides
 // the default 64x64x32 instance (@gemm_bf16) and one with 16-row blocks for
-// short matrices (@gemm_bf16_bm16); `mla-compile --instances` picks others.
+// short matrices (@gemm_bf16_bm16); sm_90 also gets 128x128x64 blocks
+// (@gemm_bf16_bm128_bn128_bk64), which mla.Autotune chose on the H100 and
+// the H200 for 4096-cube and larger products (bench/results). `mla-compile
+// --instances` picks others.
 // Each also comes for N and K multiples of 8 (ALIGN = 8: @gemm_bf16_align8,
 // @gemm_bf16_bm16_align8), which its launch requires: every 16-byte run of
 // a row of A or B is then inside the matrix or outside it as a whole, so the
@@ -112,6 +115,8 @@
 // PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // PTX-LABEL: .visible .entry gemm_bf16_bm16(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-LABEL: .visible .entry gemm_bf16_bm128_bn128_bk64(
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 
 !a_tile = tensor<?x?xbf16, #tile.dims<[BM, BK]>>
 !b_tile = tensor<?x?xbf16, #tile.dims<[BK, BN]>>
@@ -121,6 +126,9 @@ tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1>
     %a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>,
     %m: i32, %n: i32, %k: i32)
     attributes {tile.instances = {BM = [64, 16], ALIGN = [1, 8]},
+                tile.target_instances = {
+                  sm_90 = [{BM = [64, 16], ALIGN = [1, 8]},
+                           {BM = [128], BN = [128], BK = [64], ALIGN = [1, 8]}]},
                 tile.launch = {grid = ["cdiv(m, BM)", "cdiv(n, BN)", 1],
                                block_m = #tile.param<"BM">, block_n = #tile.param<"BN">,
                                requires = ["k % ALIGN == 0", "n % ALIGN == 0"]}} {
