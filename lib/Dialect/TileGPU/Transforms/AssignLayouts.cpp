@@ -519,16 +519,7 @@ void LayoutAssigner::loadOperandsDirectly() {
     if (!view || view.getStaticStrides().back() != 1 ||
         !readsWholeWords(getLaneMap(type), type.getElementType()))
       continue;
-    load.getResult().setType(type);
-    if (load.getMask()) {
-      OpBuilder b(load);
-      Attribute layout = type.getEncoding();
-      for (int64_t d = type.getRank();
-           d-- > tileType(load.getMask()).getRank();)
-        layout = SliceAttr::get(ctx, d, layout);
-      load.getMaskMutable()[0].set(
-          convertTo(b, load.getLoc(), load.getMask(), layout));
-    }
+    setLoadLayout(load, type);
     convert.replaceAllUsesWith(load.getResult());
     convert.erase();
   }

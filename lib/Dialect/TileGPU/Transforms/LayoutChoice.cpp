@@ -2,6 +2,8 @@
 
 #include "LayoutChoice.h"
 
+#include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
+
 #include <optional>
 
 using namespace mlir;
@@ -155,4 +157,23 @@ SharedAttr mla::tilegpu::chooseWarpgroupShared(MLIRContext *ctx,
                              /*maxPhase=*/atomBytes / 16, {1, 0},
                              /*atom=*/atomBytes / 2);
   return {};
+}
+
+void mla::tilegpu::setLoadLayout(tile::LoadOp load, RankedTensorType type) {
+  load.getResult().setType(type);
+  Value mask = load.getMask();
+  if (!mask)
+    return;
+  auto maskType = cast<RankedTensorType>(mask.getType());
+  Attribute layout = type.getEncoding();
+  for (int64_t d = type.getRank(); d-- > maskType.getRank();)
+    layout = SliceAttr::get(load.getContext(), d, layout);
+  if (maskType.getEncoding() == layout)
+    return;
+  OpBuilder b(load);
+  load.getMaskMutable()[0].set(ConvertLayoutOp::create(
+      b, load.getLoc(),
+      RankedTensorType::get(maskType.getShape(), maskType.getElementType(),
+                            layout),
+      mask));
 }

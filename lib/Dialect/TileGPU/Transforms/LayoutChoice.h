@@ -3,6 +3,7 @@
 #ifndef MLA_LIB_DIALECT_TILEGPU_TRANSFORMS_LAYOUTCHOICE_H
 #define MLA_LIB_DIALECT_TILEGPU_TRANSFORMS_LAYOUTCHOICE_H
 
+#include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/TileGPU/IR/ChipInfo.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUDialect.h"
 
@@ -43,6 +44,11 @@ SharedAttr chooseWarpgroupShared(mlir::MLIRContext *ctx,
 /// `type` with a leading dimension of `count` buffers (a
 /// tilegpu.local_buffer's type), the new dimension the slowest.
 MemDescType bufferArrayOf(MemDescType type, int64_t count);
+
+/// Makes `load` produce `type` (another layout of its tile), with its mask,
+/// if any, converted right before it to the layout that masks `type`: the
+/// same, or slices of it for a mask of lower rank.
+void setLoadLayout(tile::LoadOp load, mlir::RankedTensorType type);
 
 } // namespace mla::tilegpu
 

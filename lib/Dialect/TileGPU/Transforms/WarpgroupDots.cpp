@@ -85,8 +85,8 @@ static FailureOr<Value> bufferOf(OpBuilder &b, Operation *before, Value value,
                       /*contiguousDim=*/1, map.numLanes(), map.numWarps());
     b.setInsertionPoint(load);
     auto twin = cast<tile::LoadOp>(b.clone(*load));
-    twin.getResult().setType(
-        RankedTensorType::get(type.getShape(), type.getElementType(), blocked));
+    setLoadLayout(twin, RankedTensorType::get(type.getShape(),
+                                              type.getElementType(), blocked));
     value = twin.getResult();
   }
   b.setInsertionPoint(before);
