@@ -520,17 +520,21 @@ def op_loop(b, rng, pool):
 
 DOT_SIZES = [16, 32, 64]
 DOT_SHARE = 0.3  # of the op slots of a program whose tile a product makes
+# Of the products, those over a K 8 times as long: the warps split such a K
+# where the result is one instruction row of few columns (LayoutChoice.cpp).
+LONG_K_SHARE = 0.25
 
 
 def dot_takes(shape):
     return len(shape) == 2 and all(n in DOT_SIZES for n in shape)
 
 
-def op_dot(b, rng, pool):
+def op_dot(b, rng, pool, long_k):
     """acc + x * y on the matrix cores, x [M, K] and y [K, N] new loads of
-    bf16 or f16, whose products are exact in f32."""
+    bf16 or f16, whose products are exact in f32; K 8 times as long when
+    `long_k`."""
     m, n = b.shape
-    k = rng.choice(DOT_SIZES)
+    k = rng.choice(DOT_SIZES) * (8 if long_k else 1)
     elem = rng.choice(["bf16", "f16"])
     x = b.load_input(rng, [m, k], [elem], pads=False)
     y = b.load_input(rng, [k, n], [elem], pads=False)
@@ -601,7 +605,8 @@ def generate(seed, ops=None, shape=None, skip=()):
         # programs of other shapes as they were.
         dot_rng = random.Random("%d:dot%d" % (seed, i))
         if dot_takes(shape) and dot_rng.random() < DOT_SHARE:
-            value = op_dot(b, dot_rng, pool)
+            long_k = random.Random("%d:dotk%d" % (seed, i)).random()
+            value = op_dot(b, dot_rng, pool, long_k < LONG_K_SHARE)
         else:
             value = one_op(b, random.Random("%d:op%d" % (seed, i)), pool)
         if value is not None:
