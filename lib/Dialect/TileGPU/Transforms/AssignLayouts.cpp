@@ -378,8 +378,11 @@ LogicalResult LayoutAssigner::rewrite() {
       // its result layout is the group's either way.
       MmaAttr mma =
           withInstrKFor(group, chip, tileType(dot.getLhs()).getDimSize(1));
+      // Products of one group may each have laid out their own result
+      // (warps that split one's K and not another's): the accumulator
+      // comes in the product's layout.
+      dot.getAccMutable().assign(convertTo(b, loc, dot.getAcc(), mma));
       if (mma != group) {
-        dot.getAccMutable().assign(convertTo(b, loc, dot.getAcc(), mma));
         dot.getResult().setType(withLayout(tileType(dot.getResult()), mma));
         OpBuilder after(ctx);
         after.setInsertionPointAfter(dot);
