@@ -40,6 +40,23 @@ def ConvertTileToHost : Pass<"convert-tile-to-host", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def HostExpandArith : Pass<"host-expand-arith"> {
+  let summary = "Expand the arith ops the host's LLVM lowering cannot take";
+  let description = [{
+    What `arith-expand{include-bf16}` does for the host, except for the
+    float maxima and minima: bf16 `extf` / `truncf` become integer code (the
+    host object needs no compiler runtime) and `ceildivsi` / `ceildivui` /
+    `floordivsi` become integer arithmetic.
+
+    `maximumf`, `minimumf`, `maxnumf` and `minnumf` stay for
+    `convert-arith-to-llvm`, which maps them to the LLVM intrinsics of the
+    same semantics. `arith-expand` would rewrite them into a compare and a
+    select that ignore the sign of zero: `maximumf(+0, -0)` would depend on
+    the operands' order, where arith (and every GPU target) gives +0.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def ConvertTileToGPU : Pass<"convert-tile-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Lower tile kernels with layouts to GPU kernels over lanes";
   let description = [{
