@@ -14,6 +14,8 @@
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mla;
 using namespace mla::gpu;
@@ -134,48 +136,80 @@ struct DotLowering : GpuOpLowering<tile::DotOp> {
     return success();
   }
 
-  /// Every warp writes its partial result to LDS scratch (warp, register,
-  /// lane: each register a conflict-free row), and every lane sums the
-  /// rows of the warps of its rows and columns in all K groups (the top
-  /// warp digit of the result's lane map).
+  /// Sums the K groups' partial results through LDS scratch in two
+  /// phases, so that each value crosses LDS about twice instead of once
+  /// per group: every warp writes its partial result; the groups share the
+  /// registers out, each summing its share over all groups and writing the
+  /// sum over its own partial; and every warp reads all the sums. Scratch
+  /// is laid out (warp, register, lane): each register a conflict-free row.
+  /// (16-byte accesses of 4 registers at once made ptxas spill in sm_90's
+  /// 16-row attention kernels.) A warp's peers in the other groups hold
+  /// the same rows and columns: the warp digits below the top one (the
+  /// result's lane map).
   Value sumKGroups(OpBuilder &b, Location loc, MmaAttr mma,
                    const KernelIds &ids, Value partial) const {
     auto type = cast<VectorType>(partial.getType());
     int64_t registers = type.getNumElements(), waveSize = state.waveSize();
+    int64_t groups = mma.getWarpsK();
     int64_t groupWarps = mma.getWarpsPerCTA()[0] * mma.getWarpsPerCTA()[1];
-    auto address = [&](Value warp, int64_t reg) {
+    auto address = [&](Value warp, Value reg) {
+      Value row = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, warp, indexConst(b, loc, registers)),
+          reg);
       Value slot = arith::AddIOp::create(
           b, loc,
-          arith::MulIOp::create(b, loc, warp,
-                                indexConst(b, loc, registers * waveSize)),
-          arith::AddIOp::create(b, loc, indexConst(b, loc, reg * waveSize),
-                                ids.lane));
+          arith::MulIOp::create(b, loc, row, indexConst(b, loc, waveSize)),
+          ids.lane);
       return ldsAddress(
           b, loc, ids,
           toI32(b, loc,
                 arith::MulIOp::create(b, loc, slot, indexConst(b, loc, 4))));
     };
-    state.target.barrier(b, loc);
-    for (int64_t r = 0; r < registers; ++r)
-      LLVM::StoreOp::create(b, loc, getRegister(b, loc, partial, r),
-                            address(ids.warp, r), 4);
-    state.target.barrier(b, loc);
-    // Its own partial too, from LDS: kept in registers across the barrier
-    // instead, it spilled sm_90's 16-row attention kernels.
+    auto store = [&](Value value, Value warp, Value reg) {
+      LLVM::StoreOp::create(b, loc, value, address(warp, reg), 4);
+    };
+    auto load = [&](Value warp, Value reg) -> Value {
+      return LLVM::LoadOp::create(b, loc, b.getF32Type(), address(warp, reg),
+                                  4);
+    };
     Value own = arith::RemUIOp::create(b, loc, ids.warp,
                                        indexConst(b, loc, groupWarps));
-    SmallVector<Value> sums;
-    for (int64_t r = 0; r < registers; ++r) {
+    auto peer = [&](int64_t group) -> Value {
+      return arith::AddIOp::create(b, loc, own,
+                                   indexConst(b, loc, group * groupWarps));
+    };
+
+    state.target.barrier(b, loc);
+    for (int64_t r = 0; r < registers; ++r)
+      store(getRegister(b, loc, partial, r), ids.warp, indexConst(b, loc, r));
+    state.target.barrier(b, loc);
+    // Group g sums registers g, g + groups, ...: only it reads them, so it
+    // may overwrite its own partial with the sum.
+    Value group = arith::DivUIOp::create(b, loc, ids.warp,
+                                         indexConst(b, loc, groupWarps));
+    for (int64_t first = 0; first < registers; first += groups) {
+      OpBuilder::InsertionGuard guard(b);
+      Value reg =
+          arith::AddIOp::create(b, loc, group, indexConst(b, loc, first));
+      if (first + groups > registers) {
+        // The last round leaves some groups without a register.
+        Value some = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           reg, indexConst(b, loc, registers));
+        auto branch = scf::IfOp::create(b, loc, some, /*withElse=*/false);
+        b.setInsertionPointToStart(&branch.getThenRegion().front());
+      }
       Value sum;
-      for (int64_t g = 0; g < mma.getWarpsK(); ++g) {
-        Value warp = arith::AddIOp::create(b, loc, own,
-                                           indexConst(b, loc, g * groupWarps));
-        Value v =
-            LLVM::LoadOp::create(b, loc, b.getF32Type(), address(warp, r), 4);
+      for (int64_t g = 0; g < groups; ++g) {
+        Value v = load(peer(g), reg);
         sum = sum ? arith::AddFOp::create(b, loc, sum, v).getResult() : v;
       }
-      sums.push_back(sum);
+      store(sum, ids.warp, reg);
     }
+    state.target.barrier(b, loc);
+    SmallVector<Value> sums;
+    for (int64_t r = 0; r < registers; ++r)
+      sums.push_back(load(peer(r % groups), indexConst(b, loc, r)));
     return makeRegisters(b, loc, type, sums);
   }
 };
