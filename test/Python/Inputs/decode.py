@@ -13,6 +13,7 @@ import numpy
 import torch
 
 import mla
+from outcome import report
 
 sys.path.insert(0, sys.argv[2])
 from problem import generate  # noqa: E402
@@ -47,15 +48,6 @@ def run(module, fmt, heads, q_lens, kv_lens, seed, **plan):
           f"workspaces={len(decode._workspaces)} {' | '.join(results)}")
 
 
-def refused(name, call):
-    try:
-        call()
-    except mla.MlaError as e:
-        print(f"{name}: MlaError: {e}")
-    else:
-        print(f"{name}: accepted")
-
-
 def main():
     module = mla.Module(sys.argv[1])
     for seed, case in enumerate(CASES):
@@ -70,24 +62,24 @@ def main():
     args = (problem.q, problem.kv, problem.qo_indptr, problem.kv_indptr)
     # A numpy integer is a head count like any other.
     fp8 = mla.Decode(module, kv_dtype="fp8", heads=numpy.int64(16))
-    refused("format", lambda: mla.Decode(module, kv_dtype="fp6", heads=16))
-    refused("plan", lambda: mla.Decode(module, kv_dtype="fp8", heads=16,
+    report("format", lambda: mla.Decode(module, kv_dtype="fp6", heads=16))
+    report("plan", lambda: mla.Decode(module, kv_dtype="fp8", heads=16,
                                        plan="throughput"))
-    refused("heads", lambda: mla.Decode(module, kv_dtype="fp8", heads=20))
-    refused("heads-float", lambda: mla.Decode(module, kv_dtype="fp8",
+    report("heads", lambda: mla.Decode(module, kv_dtype="fp8", heads=20))
+    report("heads-float", lambda: mla.Decode(module, kv_dtype="fp8",
                                               heads=16.0))
-    refused("no-kernel", lambda: mla.Decode(module, kv_dtype="fp8_fnuz",
+    report("no-kernel", lambda: mla.Decode(module, kv_dtype="fp8_fnuz",
                                             heads=16))
-    refused("no-scale", lambda: fp8(*args))
-    refused("q-shape", lambda: fp8(problem.q[:, :8], *args[1:],
+    report("no-scale", lambda: fp8(*args))
+    report("q-shape", lambda: fp8(problem.q[:, :8], *args[1:],
                                    kv_scale=problem.kv_scale))
-    refused("kv-shape", lambda: fp8(problem.q, problem.kv[:, :288], *args[2:],
+    report("kv-shape", lambda: fp8(problem.q, problem.kv[:, :288], *args[2:],
                                     kv_scale=problem.kv_scale))
-    refused("indptrs", lambda: fp8(*args[:3], problem.kv_indptr[:1],
+    report("indptrs", lambda: fp8(*args[:3], problem.kv_indptr[:1],
                                    kv_scale=problem.kv_scale))
-    refused("kv-dtype", lambda: fp8(problem.q, problem.kv.to(torch.int32),
+    report("kv-dtype", lambda: fp8(problem.q, problem.kv.to(torch.int32),
                                     *args[2:], kv_scale=problem.kv_scale))
-    refused("indptr-dtype", lambda: fp8(
+    report("indptr-dtype", lambda: fp8(
         *args[:2], problem.qo_indptr.to(torch.int64), args[3],
         kv_scale=problem.kv_scale))
 

@@ -10,6 +10,7 @@ import array
 import sys
 
 import mla
+from outcome import report
 
 
 class Index:
@@ -109,11 +110,7 @@ def main():
     x = array.array("f", [0.0] * 64)
     y = array.array("f", [0.0] * 64)
     for name, call in CASES[which](module, x, y).items():
-        try:
-            call()
-            print(f"{name}: accepted")
-        except mla.MlaError as e:
-            print(f"{name}: MlaError: {e}")
+        report(name, call)
     if which is None:
         print(f"attribute: {hasattr(module, 'gemm')}")
         try:
