@@ -7,8 +7,9 @@ Python standard library only (no NumPy).
       Normal values with standard deviation X (default 1) drawn from
       random.Random(S), rounded to f32, and for bf16 on to bf16 with round to
       nearest even, stored as uint16 bits.
-  npytool.py check-softmax X.npy Y.npy
-      Y [rows, cols] f32 against the softmax of each row of X [rows, cols].
+  npytool.py check-softmax X.npy Y.npy [--bf16]
+      Y [rows, cols] f32 against the softmax of each row of X [rows, cols],
+      f32 (bf16 bits with --bf16).
   npytool.py check-gemm A.npy B.npy C.npy
       C [M, N] f32 against A [M, K] x B [K, N], bf16 bits.
   npytool.py check-scale X.npy Y.npy --by A
@@ -139,7 +140,11 @@ def softmax_rows(x, rows, cols):
 
 
 def check_softmax(args):
-    (rows, cols), x = load(args.x, "<f4", 2)
+    if args.bf16:
+        (rows, cols), bits = load(args.x, "<u2", 2)
+        x = [from_bf16(v) for v in bits]
+    else:
+        (rows, cols), x = load(args.x, "<f4", 2)
     shape, y = load(args.y, "<f4", 2)
     if shape != (rows, cols):
         fail("%s: shape %s, expected %s" % (args.y, shape, (rows, cols)))
@@ -209,6 +214,7 @@ def main():
     softmax = sub.add_parser("check-softmax")
     softmax.add_argument("x")
     softmax.add_argument("y")
+    softmax.add_argument("--bf16", action="store_true")
     softmax.set_defaults(run=check_softmax)
     gemm = sub.add_parser("check-gemm")
     gemm.add_argument("a")

@@ -14,9 +14,9 @@ or the largest integer so unwritten elements show) and the outputs
 compared with the host's; then it is compiled for each --compile-targets
 target (default sm_90, which nothing here runs: its PTX goes through
 ptxas where mla-compile finds one), which must take it. Seeds E <= s < F of
---negative get a program on a shape the GPU layout rule refuses:
-the host must compile it, each GPU target must exit 1 with one `error:`
-line and write no output.
+--negative get a product whose shape no matrix instruction takes: the host
+must compile it, each GPU target must exit 1 with one `error:` line and
+write no output.
 
 A finding is
   crash          a tool exits >= 128 (or on a signal), or prints an LLVM
@@ -29,7 +29,7 @@ A finding is
                  other hazards of docs/emulation.md) that ran on the host;
   mismatch       an output element differs from the host's beyond the rule
                  below;
-  negative       a refused shape not refused cleanly (see above).
+  negative       a refused product not refused cleanly (see above).
 
 The comparison rule, per element: NaN matches NaN (any payload: LLVM does
 not fix NaN bits; computed values are never NaN, so a NaN is an unwritten
@@ -309,7 +309,7 @@ class Checker:
 def smaller_shapes(shape, tries=SHAPE_TRIES):
     """Up to `tries` shapes of fewer elements, smallest first, spread over
     the candidates: each try costs a compile for every target."""
-    found = sorted((s for s in generate.shapes(accepted=True)
+    found = sorted((s for s in generate.SHAPES + generate.ODD_SHAPES
                     if math.prod(s) < math.prod(shape)), key=math.prod)
     step = max(1, len(found) // tries)
     return found[::step][:tries]

@@ -5,10 +5,10 @@
 
 prints one `tile.kernel` (pointer inputs, one output) made from SEED alone,
 so a failing program is named by its seed. Programs stay inside what every
-target claims to take: shapes the GPU layout rule of docs/DSL.md accepts
-(`gpu_takes`, a port of tilegpu-assign-layouts' choice and check), and
-values whose magnitude is bounded so that no target overflows where another
-does not. Each value carries a bound on the absolute difference two correct
+target claims to take: tiles of any shape (a quarter of them with a
+leading dimension that is not a power of two, `ODD_SHAPES`), products in
+multiples of the matrix instructions, and values whose magnitude is
+bounded so that no target overflows where another does not. Each value carries a bound on the absolute difference two correct
 targets may show for it (`Value.err`, 0 for exact values); difftest.py
 compares outputs against it.
 
@@ -16,21 +16,20 @@ The ops: loads through static or dynamic, contiguous or strided views,
 with row masks and pads; elementwise arith (float, integer, compare and
 select) and math (exp, absf); truncf/extf/sitofp; tile.splat; tile.reduce
 broadcast back with tile.broadcast; scf.for carrying a tile; tile.dot of
-16, 32 or 64 rows, columns and depth; one store, through a view that may
+16, 32 or 64 rows, columns and depth (of tiles of those shapes); one store, through a view that may
 cut the tile, with or without a row mask.
 
 The program is drawn op by op, each op from its own random stream
 (`SEED:opI`), so dropping or truncating ops (`--skip`, `--ops`) keeps the
 others: that is how difftest.py shrinks a finding. `--negative` makes a
-small program on a shape the GPU rule refuses, for the clean-error check.
+product whose rows or depth no matrix instruction takes, for the
+clean-error check.
 """
 import argparse
 import math
 import random
 import sys
 
-WAVE_SIZE = 64  # gfx950 and gfx942
-NUM_WARPS = 4   # tilegpu-assign-layouts' default
 MAX_ELEMENTS = 4096  # keeps the emulated runs short
 
 # Element type: (bits, mantissa bits, largest magnitude allowed, smallest
@@ -50,81 +49,27 @@ COLS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 12, 20, 24, 36, 40, 96, 100, 200]
 
 
 # ---------------------------------------------------------------------------
-# The GPU layout rule, ported from LayoutChoice.cpp (chooseBlocked) and
-# TileGPUAttrs.cpp / LaneMap.cpp (BlockedAttr::getLaneMap).
+# Shapes.
 # ---------------------------------------------------------------------------
 
-def largest_pow2_dividing(n, limit):
-    p = 1
-    while p * 2 <= limit and n % (p * 2) == 0:
-        p *= 2
-    return p
+def is_pow2(n):
+    return n & (n - 1) == 0
 
 
-def choose_blocked(shape, bits, wave=WAVE_SIZE, warps=NUM_WARPS):
-    rank = len(shape)
-    last = rank - 1
-    order = [last] + [d for d in reversed(range(rank)) if d != last]
-    per_thread, threads, warp_split = [1] * rank, [1] * rank, [1] * rank
-    per_thread[last] = largest_pow2_dividing(shape[last],
-                                             16 // max(1, bits // 8))
-    lanes = wave
-    for d in order:
-        threads[d] = largest_pow2_dividing(shape[d] // per_thread[d], lanes)
-        lanes //= threads[d]
-    threads[order[-1]] *= lanes
-    left = warps
-    for d in reversed(order):
-        rest = shape[d] // (per_thread[d] * threads[d])
-        warp_split[d] = largest_pow2_dividing(max(rest, 1), left)
-        left //= warp_split[d]
-    warp_split[order[-1]] *= left
-    return per_thread, threads, warp_split, order
+def fits_emulation(shape):
+    return math.prod(shape) <= MAX_ELEMENTS
 
 
-def cover(size, stride, extent):
-    """appendCovering: the extent covered after `size` more steps, or None."""
-    if size == 1 or stride >= extent:
-        return stride
-    if stride * size <= extent:
-        return stride * size
-    if extent % stride or size % (extent // stride):
-        return None
-    return extent
-
-
-def layout_holds(shape, layout):
-    *levels, order = layout
-    covered = [1] * len(shape)
-    for level in levels:
-        for d in order:
-            covered[d] = cover(level[d], covered[d], shape[d])
-            if covered[d] is None:
-                return False
-    return all(covered[d] >= shape[d] or shape[d] % covered[d] == 0
-               for d in order)
-
-
-def gpu_takes(shape):
-    """Whether the default layout of a tile of `shape` holds for every
-    element width a program may give it (i1 masks lay out as bytes); a
-    group of values takes the layout of any of its members."""
-    return all(layout_holds(shape, choose_blocked(shape, bits))
-               for bits in (8, 16, 32))
-
-
-def gpu_refuses(shape):
-    """Whether no element width lays a tile of `shape` out."""
-    return not any(layout_holds(shape, choose_blocked(shape, bits))
-                   for bits in (8, 16, 32))
-
-
-def shapes(accepted):
-    """The candidate shapes the GPU rule takes (or, not `accepted`, those it
-    refuses whatever the element type)."""
-    rule = gpu_takes if accepted else gpu_refuses
-    found = [[n] for n in SIZES_1D] + [[r, c] for r in ROWS for c in COLS]
-    return [s for s in found if math.prod(s) <= MAX_ELEMENTS and rule(s)]
+GRID = [[n] for n in SIZES_1D] + [[r, c] for r in ROWS for c in COLS]
+# A seed draws its shape from the tiles every GPU target took when the
+# generator was written, those of a power-of-two leading dimension, so that
+# it still names the program it did. The others, which the targets took
+# later (docs/DSL.md: the part of a dimension that the lanes and warps do
+# not divide goes to registers), come from a stream of their own.
+SHAPES = [s for s in GRID if is_pow2(s[0]) and fits_emulation(s)]
+ODD_SHAPES = [s for s in GRID + [[7], [1000], [3, 5], [48, 80]]
+              if not is_pow2(s[0]) and fits_emulation(s)]
+ODD_SHARE = 0.25  # of the programs, on a tile of ODD_SHAPES
 
 
 # ---------------------------------------------------------------------------
@@ -529,12 +474,12 @@ def dot_takes(shape):
     return len(shape) == 2 and all(n in DOT_SIZES for n in shape)
 
 
-def op_dot(b, rng, pool, long_k):
+def op_dot(b, rng, pool, long_k, k=None):
     """acc + x * y on the matrix cores, x [M, K] and y [K, N] new loads of
     bf16 or f16, whose products are exact in f32; K 8 times as long when
-    `long_k`."""
+    `long_k`, or `k`."""
     m, n = b.shape
-    k = rng.choice(DOT_SIZES) * (8 if long_k else 1)
+    k = k or rng.choice(DOT_SIZES) * (8 if long_k else 1)
     elem = rng.choice(["bf16", "f16"])
     x = b.load_input(rng, [m, k], [elem], pads=False)
     y = b.load_input(rng, [k, n], [elem], pads=False)
@@ -591,8 +536,11 @@ def generate(seed, ops=None, shape=None, skip=()):
     (a list) and the op slots in `skip` left out."""
     rng = random.Random("%d:program" % seed)
     # Both are drawn either way, so that the draws after them stay put.
-    chosen_shape = rng.choice(shapes(accepted=True))
+    chosen_shape = rng.choice(SHAPES)
     chosen_ops = rng.randint(1, 8)
+    odd = random.Random("%d:odd" % seed)
+    if odd.random() < ODD_SHARE:
+        chosen_shape = odd.choice(ODD_SHAPES)
     shape = shape or chosen_shape
     ops = chosen_ops if ops is None else ops
     b = Builder(shape)
@@ -623,18 +571,22 @@ def generate(seed, ops=None, shape=None, skip=()):
 
 
 def generate_negative(seed):
-    """A copy with one op on a tile the GPU rule refuses."""
+    """A product whose rows or depth are not a multiple of 16, which no
+    GPU target's matrix instruction takes (docs/DSL.md)."""
     rng = random.Random("%d:negative" % seed)
-    shape = rng.choice(shapes(accepted=False))
-    b = Builder(shape)
-    a = b.load_input(random.Random("%d:in0" % seed))
-    value = one_op(b, random.Random("%d:op0" % seed), [a]) or a
+    m, n, k = (rng.choice(DOT_SIZES) for _ in range(3))
+    if rng.random() < 0.5:
+        m = rng.choice([8, 24, 40])
+    else:
+        k = rng.choice([8, 24, 40])
+    b = Builder([m, n])
+    value = op_dot(b, rng, [], False, k)
     output = b.store_output(random.Random("%d:out" % seed), value)
     kernel = "fuzz_negative%d" % seed
-    header = ["difftest negative program: seed %d, shape %s (refused by the "
-              "GPU layout rule)" % (seed, "x".join(map(str, shape)))]
+    header = ["difftest negative program: seed %d, a %dx%dx%d product (refused "
+              "by the GPU targets)" % (seed, m, n, k)]
     return Program(seed, b.text(kernel, header), kernel, b.inputs, b.scalars,
-                   output, value.err, 1, shape)
+                   output, value.err, 1, [m, n])
 
 
 def main():

@@ -256,7 +256,7 @@ int64_t mla::gpu::registerRun(const LaneMap &map, int64_t dim) {
   for (const LaneFactor &f : map.getFactors()) {
     if (f.hw != HwDim::Register)
       continue;
-    return f.dim == dim && f.stride == 1 ? f.size : 1;
+    return f.dim == dim && f.stride == 1 ? f.size & -f.size : 1;
   }
   return 1;
 }

@@ -91,7 +91,9 @@ mlir::VectorType registerType(mlir::RankedTensorType type);
 
 /// How many registers of one lane, from register 0, hold consecutive
 /// elements along `dim`: the first register digit when it walks `dim` with
-/// unit stride, else 1.
+/// unit stride, else 1; of a digit whose size is not a power of two (a
+/// dimension of 7 or 24), the largest power of two that divides it, so
+/// that runs of that many registers tile the digit as vector accesses.
 int64_t registerRun(const tilegpu::LaneMap &map, int64_t dim);
 
 /// Whether converting a tile from layout `from` to `to` only renumbers the

@@ -9,34 +9,6 @@ tile.kernel @bad_waves(%x: !tile.ptr<f32>) attributes {tile.launch = {grid = [1,
 
 // -----
 
-// A tile whose dimension no layout of the chip divides (24 elements over
-// 64 lanes) is refused with the op, the shape and the rule, instead of
-// reaching the lowering without a lane map.
-tile.kernel @copy24(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>) {
-  %c0 = arith.constant 0 : index
-  %av = tile.view %a sizes [24] strides [1] : !tile.ptr<f32> -> !tile.view<24xf32>
-  %bv = tile.view %b sizes [24] strides [1] : !tile.ptr<f32> -> !tile.view<24xf32>
-  // expected-error @below {{has a tile 'tensor<24xf32>' that gfx950 cannot lay out on 4 warps of 64 lanes}}
-  %t = tile.load %av[%c0] : !tile.view<24xf32> -> tensor<24xf32>
-  tile.store %t, %bv[%c0] : tensor<24xf32>, !tile.view<24xf32>
-  tile.return
-}
-
-// -----
-
-// The same for a 2-D tile whose rows do not divide the warps.
-tile.kernel @copy48x80(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>) {
-  %c0 = arith.constant 0 : index
-  %av = tile.view %a sizes [48, 80] strides [80, 1] : !tile.ptr<bf16> -> !tile.view<48x80xbf16>
-  %bv = tile.view %b sizes [48, 80] strides [80, 1] : !tile.ptr<bf16> -> !tile.view<48x80xbf16>
-  // expected-error @below {{has a tile 'tensor<48x80xbf16>' that gfx950 cannot lay out}}
-  %t = tile.load %av[%c0, %c0] : !tile.view<48x80xbf16> -> tensor<48x80xbf16>
-  tile.store %t, %bv[%c0, %c0] : tensor<48x80xbf16>, !tile.view<48x80xbf16>
-  tile.return
-}
-
-// -----
-
 // A product whose K is not a multiple of the matrix instruction's is
 // refused with the operand shapes, the instruction and the rule, where
 // the lowering used to crash without a lane map for the operands.

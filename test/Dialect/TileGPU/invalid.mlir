@@ -23,11 +23,6 @@ func.func private @f(tensor<16x16xf32, #tilegpu.mma<kind = mfma, instrShape = [1
 // expected-error @below {{cannot hold a tile of shape 24x16: a 24x16 tile is not made of 16x16 instruction tiles}}
 func.func private @f(tensor<24x16xf32, #tilegpu.mma<kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [1, 1]>>)
 
-// -----
-
-// 576 columns are 72 chunks of 8: 16 lanes along them do not divide it.
-// expected-error @below {{cannot hold a tile of shape 64x576: the layout's pattern does not divide the tile}}
-func.func private @f(tensor<64x576xbf16, #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>>)
 
 // -----
 

@@ -130,3 +130,24 @@ func.func @mma_sync_split_k(%a: tensor<16x128xbf16>, %b: tensor<128x16xbf16>, %c
   %2 = tilegpu.convert_layout %c : tensor<16x16xf32> -> tensor<16x16xf32, #mma>
   return
 }
+
+// -----
+
+// Where lanes or warps do not divide what is left of a dimension, the
+// largest part of them that does moves it and the rest hold copies; the
+// rest of the dimension goes to register repeats, of any count. 24
+// elements in vectors of 4: 2 of 64 lanes, 3 repeats. 48x80 bf16: 16 of 32
+// lanes over the 48 rows, the 4 warps copies, 5 and 3 repeats. 576
+// columns in vectors of 8 (72 of them): 8 of 16 lanes.
+#b1 = #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]>
+#b2 = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [32, 2], warpsPerCTA = [4, 1], order = [1, 0]>
+#b3 = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @odd_shapes(%a: tensor<24xf32>, %b: tensor<48x80xbf16>, %c: tensor<64x576xbf16>) {
+  // expected-remark @below {{result 0: reg 4 -> d0 x1, lane 2 -> d0 x4, lane 32 -> *, warp 4 -> *, reg 3 -> d0 x8}}
+  %0 = tilegpu.convert_layout %a : tensor<24xf32> -> tensor<24xf32, #b1>
+  // expected-remark @below {{result 0: reg 8 -> d1 x1, lane 2 -> d1 x8, lane 16 -> d0 x1, lane 2 -> *, warp 4 -> *, reg 5 -> d1 x16, reg 3 -> d0 x16}}
+  %1 = tilegpu.convert_layout %b : tensor<48x80xbf16> -> tensor<48x80xbf16, #b2>
+  // expected-remark @below {{result 0: reg 8 -> d1 x1, lane 8 -> d1 x8, lane 2 -> *, lane 4 -> d0 x1, warp 4 -> d0 x4, reg 9 -> d1 x64, reg 4 -> d0 x16}}
+  %2 = tilegpu.convert_layout %c : tensor<64x576xbf16> -> tensor<64x576xbf16, #b3>
+  return
+}

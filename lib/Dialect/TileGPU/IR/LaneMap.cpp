@@ -2,6 +2,8 @@
 
 #include "mla/Dialect/TileGPU/IR/LaneMap.h"
 
+#include <numeric>
+
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -258,14 +260,16 @@ int64_t mla::tilegpu::appendCovering(llvm::SmallVectorImpl<LaneFactor> &factors,
     factors.push_back({hw, size, LaneFactor::kReplicated, 0});
     return stride;
   }
-  if (stride * size <= extent) {
-    factors.push_back({hw, size, dim, stride});
-    return stride * size;
-  }
-  if (extent % stride != 0 || size % (extent / stride) != 0)
+  if (extent % stride != 0)
     return -1;
-  int64_t fit = extent / stride;
-  factors.push_back({hw, fit, dim, stride});
-  factors.push_back({hw, size / fit, LaneFactor::kReplicated, 0});
-  return extent;
+  // The largest part of the resource that divides what is left of the
+  // dimension moves it (all of it, or all that is left, where one divides
+  // the other); the rest holds copies. What is left over goes to register
+  // repeats: 24 elements in vectors of 4 take 2 of 32 lanes, 3 repeats.
+  int64_t fit = std::gcd(extent / stride, size);
+  if (fit > 1)
+    factors.push_back({hw, fit, dim, stride});
+  if (size / fit > 1)
+    factors.push_back({hw, size / fit, LaneFactor::kReplicated, 0});
+  return stride * fit;
 }

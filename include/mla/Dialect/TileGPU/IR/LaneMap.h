@@ -112,10 +112,10 @@ private:
 };
 
 /// Appends factors covering `extent` elements of `dim` from a hardware
-/// resource of `size` values whose first digit steps `stride`: the part that
-/// fits in the remaining extent moves `dim`, the rest is replicated. Returns
-/// the elements of `dim` covered so far (`stride` times what fit), or -1 when
-/// the shape cannot be split that way (sizes do not divide).
+/// resource of `size` values whose first digit steps `stride`: the largest
+/// part that divides what is left of the extent moves `dim`, the rest is
+/// replicated. Returns the elements of `dim` covered so far (`stride` times
+/// that part), or -1 when `stride` does not divide `extent`.
 int64_t appendCovering(llvm::SmallVectorImpl<LaneFactor> &factors, HwDim hw,
                        int64_t size, int64_t dim, int64_t stride,
                        int64_t extent);
