@@ -15,6 +15,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include <chrono>
 #include <mutex>
+#include <numeric>
 
 using namespace mlir;
 using namespace mla;
@@ -98,7 +99,14 @@ LogicalResult mla::compileKernelsApart(
     llvm::ThreadPoolStrategy threads = llvm::hardware_concurrency(jobs);
     threads.Limit = true;
     llvm::DefaultThreadPool pool(threads);
-    for (size_t i = 0; i < count; ++i)
+    // Largest kernels first, so that no large one is left to run alone at
+    // the end (its bitcode's size stands for its compile time).
+    std::vector<size_t> order(count);
+    std::iota(order.begin(), order.end(), 0);
+    llvm::stable_sort(order, [&](size_t a, size_t b) {
+      return bitcode[a].size() > bitcode[b].size();
+    });
+    for (size_t i : order)
       pool.async([&, i] {
         if (failed(compilePart(bitcode[i], *machines[i], type, objects[i],
                                errors[i])) &&
