@@ -8,16 +8,18 @@ so a failing program is named by its seed. Programs stay inside what every
 target claims to take: tiles of any shape (a quarter of them with a
 leading dimension that is not a power of two, `ODD_SHAPES`), products in
 multiples of the matrix instructions, and values whose magnitude is
-bounded so that no target overflows where another does not. Each value carries a bound on the absolute difference two correct
-targets may show for it (`Value.err`, 0 for exact values); difftest.py
-compares outputs against it.
+bounded so that no target overflows where another does not. Each value
+carries a bound on the absolute difference two correct targets may show
+for it (`Value.err`, 0 for exact values); difftest.py compares outputs
+against it.
 
 The ops: loads through static or dynamic, contiguous or strided views,
 with row masks and pads; elementwise arith (float, integer, compare and
 select) and math (exp, absf); truncf/extf/sitofp; tile.splat; tile.reduce
 broadcast back with tile.broadcast; scf.for carrying a tile; tile.dot of
-16, 32 or 64 rows, columns and depth (of tiles of those shapes); one store, through a view that may
-cut the tile, with or without a row mask.
+16, 32 or 64 rows, columns and depth (in programs on tiles of those
+shapes); one store, through a view that may cut the tile, with or without
+a row mask.
 
 The program is drawn op by op, each op from its own random stream
 (`SEED:opI`), so dropping or truncating ops (`--skip`, `--ops`) keeps the

@@ -89,3 +89,20 @@ tile.kernel @softmax48x80(%x: !tile.ptr<bf16>, %y: !tile.ptr<f32>)
   tile.store %p, %yv[%c0, %c0] : tensor<48x80xf32>, !tile.view<48x80xf32>
   tile.return
 }
+
+// A 48x32 by 32x48 product: 3 instruction rows and columns, which 4 warps
+// do not divide; they hold copies of the whole result.
+tile.kernel @dot48(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>)
+    attributes {tile.launch = {grid = [1, 1, 1]}} {
+  %c0 = arith.constant 0 : index
+  %av = tile.view %a sizes [48, 32] strides [32, 1] : !tile.ptr<bf16> -> !tile.view<48x32xbf16>
+  %bv = tile.view %b sizes [32, 48] strides [48, 1] : !tile.ptr<bf16> -> !tile.view<32x48xbf16>
+  %cv = tile.view %c sizes [48, 48] strides [48, 1] : !tile.ptr<f32> -> !tile.view<48x48xf32>
+  %x = tile.load %av[%c0, %c0] : !tile.view<48x32xbf16> -> tensor<48x32xbf16>
+  %y = tile.load %bv[%c0, %c0] : !tile.view<32x48xbf16> -> tensor<32x48xbf16>
+  %z = arith.constant 0.0 : f32
+  %acc = tile.splat %z : tensor<48x48xf32>
+  %d = tile.dot %x, %y, %acc : tensor<48x32xbf16>, tensor<32x48xbf16> -> tensor<48x48xf32>
+  tile.store %d, %cv[%c0, %c0] : tensor<48x48xf32>, !tile.view<48x48xf32>
+  tile.return
+}

@@ -2,14 +2,13 @@
 
 #include "mla/Dialect/TileGPU/IR/LaneMap.h"
 
-#include <numeric>
-
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <numeric>
 #include <set>
 
 using namespace mla::tilegpu;
