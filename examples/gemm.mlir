@@ -9,6 +9,9 @@
 // (@gemm_bf16_bm128_bn128_bk64), which mla.Autotune chose on the H100 and
 // the H200 for 4096-cube and larger products (bench/results). `mla-compile
 // --instances` picks others.
+// gfx950 also gets 256x256x64 blocks on 8 waves with two stages
+// (@gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2), its loop at most 2
+// other instructions per MFMA.
 // Each also comes for N and K multiples of 8 (ALIGN = 8: @gemm_bf16_align8,
 // @gemm_bf16_bm16_align8), which its launch requires: every 16-byte run of
 // a row of A or B is then inside the matrix or outside it as a whole, so the
@@ -85,17 +88,37 @@
 // buffer loads only; the general one keeps 2-byte loads beside them.
 // RUN: mla-compile %s --target=gfx950 --emit=asm -o - | FileCheck %s --check-prefix=GFX950
 //
+// gfx950 also gets 256x256 blocks over K steps of 64 on 8 waves, with two
+// stages: A and B are copied straight into LDS a K step ahead, 16 bytes a
+// lane, and each wave computes 64x128 of the block. Under gfx950-emu on
+// M = 300, N = 264, K = 200 (partial blocks both ways, a last K step of 8
+// columns); its K loop issues only copies into LDS as global memory
+// accesses and at most 2 other instructions per MFMA (issue 38's static
+// target).
+// RUN: %npytool random %t.a256.npy --dtype bf16 --shape 300,200 --seed 6
+// RUN: %npytool random %t.b256.npy --dtype bf16 --shape 200,264 --seed 7
+// RUN: mla-run --target emu --module %t.950.so \
+// RUN:   --kernel gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2 \
+// RUN:   --arg a=@%t.a256.npy --arg b=@%t.b256.npy --arg c=empty:300x264 \
+// RUN:   --arg m=300 --arg n=264 --arg k=200 --save c=%t.c256.npy \
+// RUN:   | FileCheck %s --check-prefix=LAUNCH256
+// RUN: %npytool check-gemm %t.a256.npy %t.b256.npy %t.c256.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST256
+// RUN: mla-compile %s --target=gfx950 -o %t.950.hsaco
+// RUN: %loop_mix %t.950.hsaco --max-other-per-mfma 2 --kernel stages2 \
+// RUN:   | FileCheck %s --check-prefix=MIX950
+//
 // The NVIDIA lowering (wgmma for the 64-row block, mma.sync m16n8k16 for
 // the 16-row one) compiles to PTX; test/Target/NVPTX/examples-cuda.test
 // runs it where a GPU is.
 // RUN: mla-compile %s --target=sm_90 --emit=asm -o - | FileCheck %s --check-prefix=PTX
 
-// CHECK-LABEL: tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1>
+// CHECK-LABEL: tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1, WAVES: i64 = 4, STAGES: i64 = 1>
 // CHECK: scf.for
 // CHECK: tile.dot {{.*}} : tensor<?x?xbf16, #tile.dims<[BM, BK]>>, tensor<?x?xbf16, #tile.dims<[BK, BN]>> -> tensor<?x?xf32, #tile.dims<[BM, BN]>>
 // CHECK: tile.store
 // SPEC-LABEL: tile.kernel @gemm_bf16(
-// SPEC-SAME: tile.params = {ALIGN = 1 : i64, BK = 32 : i64, BM = 64 : i64, BN = 64 : i64}
+// SPEC-SAME: tile.params = {ALIGN = 1 : i64, BK = 32 : i64, BM = 64 : i64, BN = 64 : i64, STAGES = 1 : i64, WAVES = 4 : i64}
 // SPEC: tile.dot {{.*}} : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
 // SPEC-LABEL: tile.kernel @gemm_bf16_bm16(
 // SPEC-SAME: block_m = 16 : i64
@@ -104,6 +127,10 @@
 // LAUNCH16: run: target=host kernel=gemm_bf16_bm16 grid=5x2x1
 // HOST: check: rel_fro={{.*}} outside_tol=0/7000 nan=0 PASS
 // HOST8: check: rel_fro={{.*}} outside_tol=0/7280 nan=0 PASS
+// LAUNCH256: run: target=emu kernel=gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2 grid=2x2x1
+// HOST256: check: rel_fro={{.*}} outside_tol=0/79200 nan=0 PASS
+// MIX950: gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2 0x{{[0-9a-f]+}} {{[0-9 ]+}} {{[a-z0-9_:,]+}} dwordx4.lds:{{[0-9]+}}{{$}}
+// MIX950: gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2: {{[0-9.]+}} other instructions per MFMA, at most 2: ok
 // REFUSED: error: kernel 'gemm_bf16_align8': requires k % 8 == 0, got k = 45
 // GFX950-LABEL: {{^}}gemm_bf16:
 // GFX950: buffer_load_ushort
@@ -122,15 +149,20 @@
 !b_tile = tensor<?x?xbf16, #tile.dims<[BK, BN]>>
 !c_tile = tensor<?x?xf32, #tile.dims<[BM, BN]>>
 
-tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1>(
+tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1,
+                       WAVES: i64 = 4, STAGES: i64 = 1>(
     %a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>,
     %m: i32, %n: i32, %k: i32)
     attributes {tile.instances = {BM = [64, 16], ALIGN = [1, 8]},
                 tile.target_instances = {
+                  gfx950 = [{BM = [64, 16], ALIGN = [1, 8]},
+                            {BM = [256], BN = [256], BK = [64], ALIGN = [8],
+                             WAVES = [8], STAGES = [2]}],
                   sm_90 = [{BM = [64, 16], ALIGN = [1, 8]},
                            {BM = [128], BN = [128], BK = [64], ALIGN = [1, 8]}]},
                 tile.launch = {grid = ["cdiv(m, BM)", "cdiv(n, BN)", 1],
                                block_m = #tile.param<"BM">, block_n = #tile.param<"BN">,
+                               waves = #tile.param<"WAVES">, stages = #tile.param<"STAGES">,
                                requires = ["k % ALIGN == 0", "n % ALIGN == 0"]}} {
   %c0 = arith.constant 0 : index
   %bm = tile.param "BM" : index

@@ -74,6 +74,11 @@ llvm_config.add_tool_substitutions(
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mla_tools_dir, append_path=True)
 
+# Tools built with sanitizers (scripts/test-sanitized) run the long
+# campaign-like tests on part of their range only.
+if config.mla_sanitize:
+    config.available_features.add("sanitized")
+
 # Tests of cubins need NVIDIA's ptxas, where mla-compile looks for it.
 if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")

@@ -55,15 +55,21 @@ def disassemble(tool, path, mcpu=None, objdump=None):
     return mcpu, run.stdout
 
 
-def disassemble_command_line(tool, doc):
+def disassemble_command_line(tool, doc, add_options=None):
     """(object path, chip, disassembly) from the command line the utilities
-    share: OBJECT [--mcpu CHIP] [--objdump PATH], described by `doc`."""
+    share: OBJECT [--mcpu CHIP] [--objdump PATH], described by `doc`. With
+    `add_options` (called with the parser to add a tool's own), the parsed
+    arguments come fourth."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("object")
     parser.add_argument("--mcpu")
     parser.add_argument("--objdump")
+    if add_options:
+        add_options(parser)
     args = parser.parse_args()
     mcpu, text = disassemble(tool, args.object, args.mcpu, args.objdump)
+    if add_options:
+        return args.object, mcpu, text, args
     return args.object, mcpu, text
 
 

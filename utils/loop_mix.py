@@ -2,6 +2,7 @@
 """The instruction mix of each kernel's inner loop in an AMDGPU code object.
 
     utils/loop_mix.py OUT.hsaco [--mcpu gfx950] [--objdump PATH]
+                      [--max-other-per-mfma N [--kernel REGEX]]
 
 Disassembles the code object with llvm-objdump and, per kernel, counts the
 instructions of its inner loop (the largest natural loop that holds no
@@ -11,10 +12,16 @@ conversions, exp, LDS reads by width, LDS writes, other LDS, global memory,
 barriers, waits, other vector and scalar instructions; then the widths of
 its LDS reads and of its global loads (`.lds`: a load straight into LDS).
 The chip is read from the code object unless --mcpu names it.
+
+--max-other-per-mfma checks a static target: each kernel whose name
+matches --kernel (all, by default) has a loop of matrix-core instructions
+with at most N other instructions per matrix-core one; the tool prints
+each such kernel's ratio and fails naming those above N.
 """
 
 import collections
 import re
+import sys
 
 from amdgpu_disasm import control_flow, disassemble_command_line, kernels
 
@@ -111,9 +118,30 @@ def widths(loop, kind):
     return ",".join(f"{w}:{n}" for w, n in sorted(counts.items())) or "-"
 
 
+def add_options(parser):
+    parser.add_argument("--max-other-per-mfma", type=float)
+    parser.add_argument("--kernel", default="")
+
+
+def check_ratio(name, counts, limit):
+    """Whether `name`'s loop (of family `counts`) has at most `limit`
+    other instructions per matrix-core one; prints the ratio."""
+    mfma = counts["mfma"]
+    if not mfma:
+        print(f"{name}: no matrix-core instruction in its loop")
+        return False
+    ratio = (sum(counts.values()) - mfma) / mfma
+    verdict = "ok" if ratio <= limit else "ABOVE"
+    print(f"{name}: {ratio:.2f} other instructions per MFMA, "
+          f"at most {limit:g}: {verdict}")
+    return ratio <= limit
+
+
 def main():
-    path, mcpu, text = disassemble_command_line("loop_mix.py", __doc__)
+    path, mcpu, text, args = disassemble_command_line(
+        "loop_mix.py", __doc__, add_options)
     columns = [name for name, _ in FAMILIES]
+    checked, failed = 0, []
     print(f"{path} ({mcpu}): instructions of each kernel's inner loop")
     print("kernel " + " ".join(["at", "total"] + columns)
           + " ds_read_widths global_load_widths")
@@ -127,6 +155,16 @@ def main():
         print(" ".join([name, f"{start:#x}", str(len(loop))]
                        + [str(counts[c]) for c in columns]
                        + [widths(loop, "ds_read"), widths(loop, "load")]))
+        if args.max_other_per_mfma is not None and re.search(args.kernel,
+                                                              name):
+            checked += 1
+            if not check_ratio(name, counts, args.max_other_per_mfma):
+                failed.append(name)
+    if args.max_other_per_mfma is not None:
+        if not checked:
+            sys.exit(f"loop_mix.py: no kernel matches '{args.kernel}'")
+        if failed:
+            sys.exit("loop_mix.py: above the target: " + ", ".join(failed))
 
 if __name__ == "__main__":
     main()

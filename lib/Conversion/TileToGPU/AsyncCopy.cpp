@@ -24,13 +24,11 @@ using namespace mla;
 using namespace mla::gpu;
 using namespace mla::tilegpu;
 
-/// The copy instructions each warp issues for `op`, at least: the copies of
-/// the tile dealt round-robin to `numWarps` warps.
-static int64_t copiesPerWarp(AsyncCopyOp op, const GpuTarget &target,
-                             int64_t numWarps) {
-  MemDescType type = op.getDst().getType();
-  int64_t chunk =
-      getLdsCopyBytes(target.chip(), op.getView(), op.getIndices(), type);
+/// The copy instructions each warp issues for a copy of `type` in chunks
+/// of `chunk` bytes, at least: the copies of the tile dealt round-robin to
+/// `numWarps` warps.
+static int64_t copiesPerWarp(MemDescType type, int64_t chunk,
+                             const GpuTarget &target, int64_t numWarps) {
   int64_t bytes = type.getNumElements() * memoryBytes(type.getElementType());
   int64_t copies = llvm::divideCeil(bytes, target.chip().waveSize * chunk);
   return copies / numWarps;
@@ -73,11 +71,11 @@ struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
     Location loc = op.getLoc();
     const GpuTarget &target = state.target;
     MemDescType type = op.getDst().getType();
-    int64_t chunk =
-        getLdsCopyBytes(target.chip(), op.getView(), op.getIndices(), type);
-    if (!chunk)
+    auto plan = state.copies.find(op);
+    if (plan == state.copies.end() || !plan->second.chunk)
       return op.emitOpError() << "cannot copy this tile straight into LDS on "
                               << target.chip().name;
+    int64_t chunk = plan->second.chunk;
     // Only local_buffer pads its buffers to whole runs of copies.
     auto index = op.getDst().getDefiningOp<MemDescIndexOp>();
     if (!index || !index.getSrc().getDefiningOp<LocalBufferOp>())
@@ -103,6 +101,11 @@ struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
         rewriter, loc,
         arith::SubIOp::create(rewriter, loc, view.sizes[0], row0),
         indexConst(rewriter, loc, 0));
+    // A chunk past the end of the view's row is past it as a whole
+    // (getLdsCopyBytes) and copies zero.
+    Value columnsLeft;
+    if (!plan->second.columnsInside)
+      columnsLeft = arith::SubIOp::create(rewriter, loc, view.sizes[1], col0);
 
     // Earlier readers of the buffer are done before it is overwritten; a
     // run of copies needs one barrier.
@@ -134,6 +137,11 @@ struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
               ? arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                       row, rowsLeft)
               : arith::ConstantIntOp::create(rewriter, loc, 1, 1).getResult();
+      if (columnsLeft)
+        valid = arith::AndIOp::create(
+            rewriter, loc, valid,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, col,
+                                  columnsLeft));
       Value viewRow = arith::AddIOp::create(rewriter, loc, row0, row);
       if ((round + 1) * ids.numWarps >= copies && tileBytes % waveBytes)
         valid = arith::AndIOp::create(
@@ -218,8 +226,16 @@ struct AsyncWaitLowering : GpuOpLowering<AsyncWaitOp> {
 };
 } // namespace
 
-void mla::gpu::countPendingCopies(Operation *kernel, int64_t numWarps,
-                                  LoweringState &state) {
+void mla::gpu::planCopies(Operation *kernel, int64_t numWarps,
+                          LoweringState &state) {
+  kernel->walk([&](AsyncCopyOp copy) {
+    MemDescType type = copy.getDst().getType();
+    state.copies[copy] = {getLdsCopyBytes(state.target.chip(), copy.getView(),
+                                          copy.getIndices(), type),
+                          ldsCopyColumnsInsideView(copy.getView(),
+                                                   copy.getIndices(),
+                                                   type.getShape()[1])};
+  });
   // The copies that may stay in flight are the latest `pending` ones
   // before the wait in its block; the instructions of those are what the
   // warp may leave outstanding.
@@ -228,7 +244,10 @@ void mla::gpu::countPendingCopies(Operation *kernel, int64_t numWarps,
     for (Operation *prev = wait->getPrevNode(); prev && copiesLeft;
          prev = prev->getPrevNode())
       if (auto copy = dyn_cast<AsyncCopyOp>(prev)) {
-        instructions += copiesPerWarp(copy, state.target, numWarps);
+        int64_t chunk = state.copies[copy].chunk;
+        if (chunk)
+          instructions += copiesPerWarp(copy.getDst().getType(), chunk,
+                                        state.target, numWarps);
         --copiesLeft;
       }
     if (!copiesLeft)

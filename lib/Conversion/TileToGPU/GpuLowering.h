@@ -39,9 +39,16 @@ struct LoweringState {
   const GpuTarget &target;
   /// Ids of each gpu.func being built.
   llvm::DenseMap<mlir::Operation *, KernelIds> kernels;
+  /// Per async_copy, its chunk bytes (0: it cannot be copied straight into
+  /// LDS) and whether its columns are all inside the view (planCopies).
+  struct CopyPlan {
+    int64_t chunk = 0;
+    bool columnsInside = false;
+  };
+  llvm::DenseMap<mlir::Operation *, CopyPlan> copies;
   /// Per async_wait, the copy instructions of its warp it leaves in flight
-  /// (countPendingCopies); absent when fewer copies precede it than it
-  /// leaves pending.
+  /// (planCopies); absent when fewer copies precede it than it leaves
+  /// pending.
   llvm::DenseMap<mlir::Operation *, int64_t> pendingCopyInstructions;
   /// Per tile load and store from a tile.view: what the view's row length
   /// and the tile's first column are both known to be multiples of
@@ -272,11 +279,11 @@ void separateLdsCopies(mlir::Operation *func);
 /// the IR before the conversion detaches loop bodies.
 void recordAccessMultiples(mlir::Operation *kernel, LoweringState &state);
 
-/// Records, for each async_wait of `kernel` (run with `numWarps` warps),
-/// the copy instructions it leaves in flight, read off the IR before the
-/// conversion changes it.
-void countPendingCopies(mlir::Operation *kernel, int64_t numWarps,
-                        LoweringState &state);
+/// Records, for each async_copy of `kernel` (run with `numWarps` warps),
+/// how it copies, and for each async_wait, the copy instructions it leaves
+/// in flight, read off the IR before the conversion changes it.
+void planCopies(mlir::Operation *kernel, int64_t numWarps,
+                LoweringState &state);
 
 void populateAsyncCopyPatterns(GpuTypeConverter &converter,
                                mlir::RewritePatternSet &patterns,

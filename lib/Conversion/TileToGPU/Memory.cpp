@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuLowering.h"
-#include "mla/Conversion/Utils/KnownMultiple.h"
+#include "mla/Dialect/Tile/Analysis/KnownMultiple.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 

@@ -48,7 +48,7 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
   });
   int64_t ldsBytes = assignLdsOffsets(kernel, scratch, waveSize);
   int64_t ldsAlign = ldsAlignment(kernel);
-  countPendingCopies(kernel, warps.getInt(), state);
+  planCopies(kernel, warps.getInt(), state);
   recordAccessMultiples(kernel, state);
   if (ldsBytes > state.target.chip().ldsBytes) {
     // An instance shares its generic kernel's location: name it.

@@ -4,6 +4,10 @@
 // RUN:   | FileCheck %s --check-prefixes=CHECK,GFX942
 // RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx950 -canonicalize -cse \
 // RUN:   | FileCheck %s --check-prefix=ROWS
+// RUN: mla-opt %s --convert-tile-to-gpu=chip=gfx950 -canonicalize -cse \
+// RUN:   | FileCheck %s --check-prefix=COLUMNS
+// RUN: mla-opt %s --convert-tile-to-gpu=chip=sm_90 -canonicalize -cse \
+// RUN:   | FileCheck %s --check-prefix=COLUMNS-SM90
 
 // A 32x64 bf16 tile (4 KiB) copied into buffer 1 of two: each wave copies
 // runs of 64 lanes x 16 bytes on gfx950 (4 runs, one per wave) and 64 x 4
@@ -63,6 +67,43 @@ tile.kernel @overlapping_rows(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>, %n: i32)
   %bufs = tilegpu.local_buffer : !tilegpu.memdesc<2x32x64xbf16, #shared3>
   %b = tilegpu.memdesc_index %bufs[%c0] : !tilegpu.memdesc<2x32x64xbf16, #shared3> -> !tilegpu.memdesc<32x64xbf16, #shared>
   tilegpu.async_copy %v[%c0, %c0], %b : !tile.view<?x64xbf16> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  tilegpu.async_wait {pending = 0}
+  %t = tilegpu.local_load %b : !tilegpu.memdesc<32x64xbf16, #shared> -> tensor<32x64xbf16, #blocked>
+  %out = tile.view %y sizes [32, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<32x64xbf16>
+  tile.store %t, %out[%c0, %c0] : tensor<32x64xbf16, #blocked>, !tile.view<32x64xbf16>
+  tile.return
+}
+
+// Rows whose length is only known at run time, as a multiple of 8
+// elements, and a first column that is a multiple of 8 too: a 16-byte
+// chunk is inside a row or past its end as a whole, so the tile is copied
+// 16 bytes a lane, and a chunk whose first column is past the row's end
+// copies zero, as rows past the view do (the column count left is
+// compared, then the offset moved to the bound). sm_90 zero-fills the same
+// chunks through cp.async's source size.
+// COLUMNS-LABEL: gpu.func @dynamic_columns
+// COLUMNS-DAG: %[[BYTES:.*]] = llvm.mlir.constant(16 : i32)
+// COLUMNS: %[[ROW_OK:.*]] = arith.cmpi ult
+// COLUMNS-NEXT: %[[COLUMN_OK:.*]] = arith.cmpi slt
+// COLUMNS-NEXT: %[[OK:.*]] = arith.andi %[[ROW_OK]], %[[COLUMN_OK]]
+// COLUMNS: arith.select %[[OK]]
+// COLUMNS: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %[[BYTES]]
+// COLUMNS-SM90-LABEL: gpu.func @dynamic_columns
+// COLUMNS-SM90: arith.cmpi slt
+// COLUMNS-SM90: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
+tile.kernel @dynamic_columns(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>, %n: i32, %k8: i32)
+    attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %rows = arith.index_cast %n : i32 to index
+  %k = arith.index_cast %k8 : i32 to index
+  %cols = arith.muli %k, %c8 : index
+  %col0 = tile.program_id x
+  %first = arith.muli %col0, %c8 : index
+  %v = tile.view %x sizes [%rows, %cols] strides [%cols, 1] : !tile.ptr<bf16> -> !tile.view<?x?xbf16>
+  %bufs = tilegpu.local_buffer : !tilegpu.memdesc<2x32x64xbf16, #shared3>
+  %b = tilegpu.memdesc_index %bufs[%c0] : !tilegpu.memdesc<2x32x64xbf16, #shared3> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  tilegpu.async_copy %v[%c0, %first], %b : !tile.view<?x?xbf16> -> !tilegpu.memdesc<32x64xbf16, #shared>
   tilegpu.async_wait {pending = 0}
   %t = tilegpu.local_load %b : !tilegpu.memdesc<32x64xbf16, #shared> -> tensor<32x64xbf16, #blocked>
   %out = tile.view %y sizes [32, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<32x64xbf16>

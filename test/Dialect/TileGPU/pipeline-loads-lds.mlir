@@ -70,3 +70,46 @@ tile.kernel @staged(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>
   tile.store %acc, %cv[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
   tile.return
 }
+
+// The same product with rows of A a multiple of 8 elements long: each
+// 16-byte run of a row is inside the view or past it as a whole, so A is
+// copied straight into LDS 16 bytes a lane too, rather than loaded in the
+// operand layout and carried in registers (tilegpu-assign-layouts). Both
+// tiles are then double-buffered; one iteration's two copies stay in
+// flight.
+// CHECK-LABEL: tile.kernel @aligned_rows
+// CHECK: tilegpu.local_buffer : !tilegpu.memdesc<2x64x32xbf16
+// CHECK: tilegpu.local_buffer : !tilegpu.memdesc<2x32x64xbf16
+// CHECK: scf.for
+// CHECK-NOT: tile.load
+// CHECK: tilegpu.async_copy
+// CHECK-NEXT: tilegpu.memdesc_index
+// CHECK-NEXT: tilegpu.async_copy
+// CHECK-NEXT: tilegpu.async_wait {pending = 2 : i64}
+// CHECK-NOT: tile.load
+// CHECK: scf.yield
+// SM90-LABEL: tile.kernel @aligned_rows
+// SM90-COUNT-2: tilegpu.local_buffer
+// NOCHIP-LABEL: tile.kernel @aligned_rows
+// NOCHIP-NOT: tilegpu.async_copy
+tile.kernel @aligned_rows(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>, %k8: i32)
+    attributes {tile.launch = {grid = [1, 1, 1], stages = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %eighths = arith.index_cast %k8 : i32 to index
+  %depth = arith.muli %eighths, %c8 : index
+  %av = tile.view %a sizes [64, %depth] strides [%depth, 1] : !tile.ptr<bf16> -> !tile.view<64x?xbf16>
+  %bv = tile.view %b sizes [%depth, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<?x64xbf16>
+  %zero = arith.constant 0.0 : f32
+  %acc0 = tile.splat %zero : tensor<64x64xf32>
+  %acc = scf.for %kk = %c0 to %depth step %c32 iter_args(%acc_i = %acc0) -> tensor<64x64xf32> {
+    %at = tile.load %av[%c0, %kk] : !tile.view<64x?xbf16> -> tensor<64x32xbf16>
+    %bt = tile.load %bv[%kk, %c0] : !tile.view<?x64xbf16> -> tensor<32x64xbf16>
+    %next = tile.dot %at, %bt, %acc_i : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  %cv = tile.view %c sizes [64, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<64x64xf32>
+  tile.store %acc, %cv[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
+  tile.return
+}

@@ -14,6 +14,7 @@
 #include "LaunchKeys.h"
 #include "LayoutChoice.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
+#include "mla/Dialect/TileGPU/IR/LdsCopy.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 #include "mla/Dialect/TileGPU/Transforms/Passes.h"
 
@@ -59,8 +60,10 @@ static bool sharesLayout(Operation *op) {
 namespace {
 class LayoutAssigner {
 public:
-  LayoutAssigner(tile::KernelOp kernel, const ChipInfo &chip, unsigned numWarps)
-      : kernel(kernel), chip(chip), numWarps(numWarps),
+  /// `stages`: the kernel's launch key (tilegpu-pipeline-loads).
+  LayoutAssigner(tile::KernelOp kernel, const ChipInfo &chip, unsigned numWarps,
+                 unsigned stages)
+      : kernel(kernel), chip(chip), numWarps(numWarps), stages(stages),
         ctx(kernel.getContext()) {}
 
   LogicalResult run();
@@ -80,6 +83,9 @@ private:
   void decideDefaults();
   LogicalResult rewrite();
   void loadOperandsDirectly();
+  /// Whether the tile of `load` can be copied straight into LDS as widely
+  /// as the chip loads into registers.
+  bool copiesWhole(tile::LoadOp load);
   LogicalResult checkLayoutsHold();
 
   Attribute layoutOf(Value v) { return layouts.lookup(find(v)); }
@@ -89,6 +95,7 @@ private:
   tile::KernelOp kernel;
   const ChipInfo &chip;
   unsigned numWarps;
+  unsigned stages;
   MLIRContext *ctx;
 
   llvm::MapVector<Value, Value> parent;
@@ -221,7 +228,8 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
     RankedTensorType type = dot.getType();
     return {chooseMma(ctx, chip, type.getDimSize(0), type.getDimSize(1),
                       dot.getLhs().getType().getDimSize(1), numWarps,
-                      dot.getLhs().getType().getElementType()),
+                      dot.getLhs().getType().getElementType(),
+                      dot.getLhs().getDefiningOp<tile::LoadOp>() != nullptr),
             2};
   }
   return {};
@@ -507,13 +515,28 @@ static bool readsWholeWords(const LaneMap &map, Type element) {
 /// A tile loaded only to become a matrix-core operand whose registers are
 /// contiguous in memory (the query tile: 8 bf16 of one row per lane) is
 /// loaded in the operand layout itself rather than exchanged through LDS.
+/// Not a tile loaded anew in each step of the loop its products run in (the
+/// A tiles of a GEMM's K loop) where that loop is pipelined and the tile
+/// can be copied into LDS as widely as the chip loads into registers:
+/// staged, it is copied asynchronously a step ahead
+/// (tilegpu-pipeline-loads) and read from global memory once per program,
+/// where a prefetch into registers costs each warp its own loads, their
+/// bounds checks and copies of the carried registers.
 void LayoutAssigner::loadOperandsDirectly() {
   SmallVector<ConvertLayoutOp> converts;
   kernel.walk([&](ConvertLayoutOp convert) {
     auto load = convert.getSrc().getDefiningOp<tile::LoadOp>();
-    if (load && load->hasOneUse() &&
-        isa<DotOperandAttr>(convert.getType().getEncoding()))
-      converts.push_back(convert);
+    if (!load || !load->hasOneUse() ||
+        !isa<DotOperandAttr>(convert.getType().getEncoding()))
+      return;
+    auto loop = load->getParentOfType<scf::ForOp>();
+    if (stages > 1 && loop && copiesWhole(load) &&
+        llvm::any_of(convert->getUsers(), [&](Operation *user) {
+          return isa<tile::DotOp>(user) &&
+                 user->getParentOfType<scf::ForOp>() == loop;
+        }))
+      return;
+    converts.push_back(convert);
   });
   for (ConvertLayoutOp convert : converts) {
     auto load = convert.getSrc().getDefiningOp<tile::LoadOp>();
@@ -526,6 +549,17 @@ void LayoutAssigner::loadOperandsDirectly() {
     convert.replaceAllUsesWith(load.getResult());
     convert.erase();
   }
+}
+
+bool LayoutAssigner::copiesWhole(tile::LoadOp load) {
+  RankedTensorType type = load.getType();
+  if (!chip.copiesAsWideAsLoads() || type.getRank() != 2)
+    return false;
+  auto rowMajor = MemDescType::get(
+      ctx, type.getShape(), type.getElementType(),
+      SharedAttr::get(ctx, /*vec=*/1, /*perPhase=*/1, /*maxPhase=*/1, {1, 0}));
+  return getLdsCopyBytes(chip, load.getView(), load.getIndices(), rowMajor) ==
+         chip.maxLdsCopyBytes;
 }
 
 LogicalResult LayoutAssigner::run() {
@@ -593,7 +627,9 @@ struct AssignLayoutsPass
     }
     for (auto kernel : getOperation().getOps<tile::KernelOp>()) {
       FailureOr<unsigned> warps = warpsOf(kernel, numWarps);
-      if (failed(warps) || failed(LayoutAssigner(kernel, *info, *warps).run()))
+      FailureOr<unsigned> stages = getLaunchStages(kernel, /*fallback=*/1);
+      if (failed(warps) || failed(stages) ||
+          failed(LayoutAssigner(kernel, *info, *warps, *stages).run()))
         return signalPassFailure();
       kernel->setAttr(
           "tilegpu.num_warps",

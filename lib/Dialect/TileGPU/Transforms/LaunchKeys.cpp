@@ -17,3 +17,10 @@ FailureOr<unsigned> mla::tilegpu::getLaunchCount(
            << "launch key '" << key << "' must be " << expected;
   return static_cast<unsigned>(integer.getInt());
 }
+
+FailureOr<unsigned> mla::tilegpu::getLaunchStages(tile::KernelOp kernel,
+                                                  unsigned fallback) {
+  return getLaunchCount(
+      kernel, "stages", fallback, [](int64_t n) { return n == 1 || n == 2; },
+      "1 or 2");
+}

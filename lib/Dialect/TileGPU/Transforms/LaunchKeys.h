@@ -16,6 +16,11 @@ getLaunchCount(tile::KernelOp kernel, llvm::StringRef key, unsigned fallback,
                llvm::function_ref<bool(int64_t)> accept,
                llvm::StringRef expected);
 
+/// The tiles in flight per loop of `kernel` (tilegpu-pipeline-loads): its
+/// launch key `stages`, else `fallback`; 1 (no pipelining) or 2.
+mlir::FailureOr<unsigned> getLaunchStages(tile::KernelOp kernel,
+                                          unsigned fallback);
+
 } // namespace mla::tilegpu
 
 #endif // MLA_LIB_DIALECT_TILEGPU_TRANSFORMS_LAUNCHKEYS_H

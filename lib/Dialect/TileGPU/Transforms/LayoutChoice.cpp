@@ -77,7 +77,8 @@ static std::optional<MmaAttr> chooseWarpgroupMma(MLIRContext *ctx, int64_t m,
 
 MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
                                 int64_t m, int64_t n, int64_t k,
-                                unsigned numWarps, Type element) {
+                                unsigned numWarps, Type element,
+                                bool lhsLoaded) {
   if (chip.warpgroupMma && (element.isBF16() || element.isF16()))
     if (std::optional<MmaAttr> mma = chooseWarpgroupMma(ctx, m, n, numWarps))
       return *mma;
@@ -98,7 +99,12 @@ MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
   // instruction each way and at most two instruction rows: its A registers
   // live beside its share of the accumulator, and a 64x512 product on 8
   // warps of 64 rows each spilled and ran slower on sm_90 than on 32-row
-  // warps (bench/README.md).
+  // warps (bench/README.md); so did gfx950's attention step (its left
+  // operand, the probabilities, held whole in registers). A loaded left
+  // operand is read one K step at a time, so on the AMD chips a warp takes
+  // up to four instruction rows of it: a 256x256 GEMM tile on 8 waves then
+  // reads 192 operand rows and columns per K step instead of 288.
+  int64_t maxRows = (lhsLoaded && chip.isAMD() ? 4 : 2) * int64_t(chip.mmaM);
   std::optional<unsigned> bestRows;
   int64_t bestCost = 0;
   for (unsigned rowWarps = numWarps; rowWarps >= 1; rowWarps /= 2) {
@@ -106,7 +112,7 @@ MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
     int64_t rows = m / rowWarps, cols = n / colWarps;
     bool fits = m % rowWarps == 0 && n % colWarps == 0 &&
                 rows % chip.mmaM == 0 && cols % chip.mmaN == 0 &&
-                rows <= 2 * int64_t(chip.mmaM);
+                rows <= maxRows;
     if (fits && (!bestRows || rows + cols < bestCost)) {
       bestRows = rowWarps;
       bestCost = rows + cols;

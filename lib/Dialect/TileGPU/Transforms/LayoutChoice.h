@@ -23,9 +23,11 @@ BlockedAttr chooseBlocked(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
 /// one instruction row of at most 4 instruction columns over a long K,
 /// warps that split K; otherwise the warp grid whose warps read the fewest
 /// operand rows and columns, each warp taking at most two instruction
-/// rows.
+/// rows (four on AMD chips where `lhsLoaded`: the left operand is a tile
+/// loaded from memory, not one computed in registers).
 MmaAttr chooseMma(mlir::MLIRContext *ctx, const ChipInfo &chip, int64_t m,
-                  int64_t n, int64_t k, unsigned numWarps, mlir::Type element);
+                  int64_t n, int64_t k, unsigned numWarps, mlir::Type element,
+                  bool lhsLoaded);
 
 /// `mma` with the instruction K for a product of contraction length `k`:
 /// the chip's, or where that does not divide `k`, the half-K instruction

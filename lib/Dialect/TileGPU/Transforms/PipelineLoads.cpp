@@ -243,14 +243,6 @@ static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
   return success();
 }
 
-/// The KV tiles in flight per loop of `kernel`: its launch key `stages`,
-/// else the pass option; 1 (no pipelining) or 2.
-static FailureOr<unsigned> stagesOf(tile::KernelOp kernel, unsigned fallback) {
-  return getLaunchCount(
-      kernel, "stages", fallback, [](int64_t n) { return n == 1 || n == 2; },
-      "1 or 2");
-}
-
 namespace {
 struct PipelineLoadsPass
     : mla::tilegpu::impl::TileGPUPipelineLoadsBase<PipelineLoadsPass> {
@@ -268,7 +260,7 @@ struct PipelineLoadsPass
     }
     IRRewriter rewriter(&getContext());
     for (auto kernel : getOperation().getOps<tile::KernelOp>()) {
-      FailureOr<unsigned> count = stagesOf(kernel, stages);
+      FailureOr<unsigned> count = getLaunchStages(kernel, stages);
       if (failed(count))
         return signalPassFailure();
       if (*count < 2)

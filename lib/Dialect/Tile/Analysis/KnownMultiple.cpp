@@ -1,6 +1,6 @@
 //===- KnownMultiple.cpp - What an index is known to be a multiple of -----===//
 
-#include "mla/Conversion/Utils/KnownMultiple.h"
+#include "mla/Dialect/Tile/Analysis/KnownMultiple.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLA_CONVERSION_UTILS_KNOWNMULTIPLE_H
-#define MLA_CONVERSION_UTILS_KNOWNMULTIPLE_H
+#ifndef MLA_DIALECT_TILE_ANALYSIS_KNOWNMULTIPLE_H
+#define MLA_DIALECT_TILE_ANALYSIS_KNOWNMULTIPLE_H
 
 #include "mlir/IR/OpDefinition.h"
 
@@ -23,4 +23,4 @@ int64_t getKnownMultiple(mlir::OpFoldResult value);
 
 } // namespace mla
 
-#endif // MLA_CONVERSION_UTILS_KNOWNMULTIPLE_H
+#endif // MLA_DIALECT_TILE_ANALYSIS_KNOWNMULTIPLE_H
