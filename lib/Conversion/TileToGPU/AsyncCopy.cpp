@@ -101,11 +101,11 @@ struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
         rewriter, loc,
         arith::SubIOp::create(rewriter, loc, view.sizes[0], row0),
         indexConst(rewriter, loc, 0));
-    // A chunk past the end of the view's row is past it as a whole
-    // (getLdsCopyBytes) and copies zero.
-    Value columnsLeft;
-    if (!plan->second.columnsInside)
-      columnsLeft = arith::SubIOp::create(rewriter, loc, view.sizes[1], col0);
+    // A chunk outside the view's row is outside it as a whole
+    // (getLdsCopyBytes) and copies zero. One unsigned compare of its first
+    // column checks both ends: a column before the row's start (a negative
+    // index) compares as a huge one.
+    bool columnsChecked = !plan->second.columnsInside;
 
     // Earlier readers of the buffer are done before it is overwritten; a
     // run of copies needs one barrier.
@@ -137,11 +137,12 @@ struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
               ? arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                       row, rowsLeft)
               : arith::ConstantIntOp::create(rewriter, loc, 1, 1).getResult();
-      if (columnsLeft)
+      Value viewColumn = arith::AddIOp::create(rewriter, loc, col0, col);
+      if (columnsChecked)
         valid = arith::AndIOp::create(
             rewriter, loc, valid,
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, col,
-                                  columnsLeft));
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  viewColumn, view.sizes[1]));
       Value viewRow = arith::AddIOp::create(rewriter, loc, row0, row);
       if ((round + 1) * ids.numWarps >= copies && tileBytes % waveBytes)
         valid = arith::AndIOp::create(
@@ -151,7 +152,7 @@ struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
       Value element = arith::AddIOp::create(
           rewriter, loc,
           arith::MulIOp::create(rewriter, loc, viewRow, view.strides[0]),
-          arith::AddIOp::create(rewriter, loc, col0, col));
+          viewColumn);
       Value offset =
           toI32(rewriter, loc,
                 arith::MulIOp::create(rewriter, loc, element,

@@ -76,20 +76,22 @@ tile.kernel @overlapping_rows(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>, %n: i32)
 
 // Rows whose length is only known at run time, as a multiple of 8
 // elements, and a first column that is a multiple of 8 too: a 16-byte
-// chunk is inside a row or past its end as a whole, so the tile is copied
-// 16 bytes a lane, and a chunk whose first column is past the row's end
-// copies zero, as rows past the view do (the column count left is
-// compared, then the offset moved to the bound). sm_90 zero-fills the same
-// chunks through cp.async's source size.
+// chunk is inside a row or outside it as a whole, so the tile is copied
+// 16 bytes a lane, and a chunk whose first column is outside the row
+// copies zero, as rows past the view do (the column, unsigned so that a
+// negative one is out too, is compared with the row length, then the
+// offset moved to the bound). sm_90 zero-fills the same chunks through
+// cp.async's source size.
 // COLUMNS-LABEL: gpu.func @dynamic_columns
 // COLUMNS-DAG: %[[BYTES:.*]] = llvm.mlir.constant(16 : i32)
 // COLUMNS: %[[ROW_OK:.*]] = arith.cmpi ult
-// COLUMNS-NEXT: %[[COLUMN_OK:.*]] = arith.cmpi slt
+// COLUMNS: %[[COLUMN_OK:.*]] = arith.cmpi ult
 // COLUMNS-NEXT: %[[OK:.*]] = arith.andi %[[ROW_OK]], %[[COLUMN_OK]]
 // COLUMNS: arith.select %[[OK]]
 // COLUMNS: rocdl.raw.ptr.buffer.load.lds %{{.*}}, %{{.*}}, %[[BYTES]]
 // COLUMNS-SM90-LABEL: gpu.func @dynamic_columns
-// COLUMNS-SM90: arith.cmpi slt
+// COLUMNS-SM90: arith.cmpi ult
+// COLUMNS-SM90: arith.cmpi ult
 // COLUMNS-SM90: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg
 tile.kernel @dynamic_columns(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>, %n: i32, %k8: i32)
     attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
