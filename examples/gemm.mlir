@@ -112,6 +112,12 @@
 // RUN: mla-compile %s --target=gfx950 -o %t.950.hsaco
 // RUN: %loop_mix %t.950.hsaco --max-other-per-mfma 2 --kernel stages2 \
 // RUN:   | FileCheck %s --check-prefix=MIX950
+// The check fails, naming the kernel, above its bound or with no kernel
+// to check.
+// RUN: not %loop_mix %t.950.hsaco --max-other-per-mfma 1 --kernel stages2 \
+// RUN:   2>&1 | FileCheck %s --check-prefix=MIXABOVE
+// RUN: not %loop_mix %t.950.hsaco --max-other-per-mfma 2 --kernel nosuch \
+// RUN:   2>&1 | FileCheck %s --check-prefix=MIXNONE
 //
 // The NVIDIA lowering (wgmma for the 64-row block, mma.sync m16n8k16 for
 // the 16-row one) compiles to PTX; test/Target/NVPTX/examples-cuda.test
@@ -136,6 +142,9 @@
 // HOST256: check: rel_fro={{.*}} outside_tol=0/79200 nan=0 PASS
 // MIX950: gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2 0x{{[0-9a-f]+}} {{[0-9 ]+}} {{[a-z0-9_:,]+}} dwordx4.lds:{{[0-9]+}}{{$}}
 // MIX950: gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2: {{[0-9.]+}} other instructions per MFMA, at most 2: ok
+// MIXABOVE: gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2: {{[0-9.]+}} other instructions per MFMA, at most 1: ABOVE
+// MIXABOVE: loop_mix.py: above the target: gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2
+// MIXNONE: loop_mix.py: no kernel matches 'nosuch'
 // REFUSED: error: kernel 'gemm_bf16_align8': requires k % 8 == 0, got k = 45
 // GFX950-LABEL: {{^}}gemm_bf16:
 // GFX950: buffer_load_ushort
