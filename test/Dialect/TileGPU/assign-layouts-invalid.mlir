@@ -9,6 +9,15 @@ tile.kernel @bad_waves(%x: !tile.ptr<f32>) attributes {tile.launch = {grid = [1,
 
 // -----
 
+// The stage count decides whether a loop's operands are staged (copied a
+// step ahead), so layout assignment reads and checks it too.
+// expected-error @below {{launch key 'stages' must be 1 or 2}}
+tile.kernel @bad_stages(%x: !tile.ptr<f32>) attributes {tile.launch = {grid = [1, 1, 1], stages = 3 : i64}} {
+  tile.return
+}
+
+// -----
+
 // A product whose K is not a multiple of the matrix instruction's is
 // refused with the operand shapes, the instruction and the rule, where
 // the lowering used to crash without a lane map for the operands.
