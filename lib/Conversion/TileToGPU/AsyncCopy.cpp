@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuLowering.h"
+#include "mla/Dialect/Tile/Analysis/KnownNonNegative.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/TileGPU/IR/LdsCopy.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
@@ -92,19 +93,23 @@ struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
     Value row0 = adaptor.getIndices()[0].front();
     Value col0 = adaptor.getIndices()[1].front();
     Value buffer = adaptor.getDst().front();
-    // Rows past the view copy zero (the columns are inside it,
-    // getLdsCopyBytes); the next tile may start past the view's end. Where
-    // those rows start past the view's last byte and the chip bounds its
-    // accesses by it, they need no check.
+    // Rows outside the view copy zero (the columns are inside it or
+    // checked below); the next tile may start past the view's end, and a
+    // tile may start before it (a negative row). One unsigned compare of
+    // the view row checks both ends. Where the first row is known not to be
+    // negative, the tile row against the rows left, one value per copy,
+    // saves an add per chunk. Where rows end at the view's last byte and
+    // the chip bounds its accesses by it, they need no check: a row past
+    // the end is past that byte, one before the start a negative offset.
     bool rowsChecked = !target.boundsAccesses() || !rowsEndAtExtent(view);
-    Value rowsLeft = arith::MaxSIOp::create(
-        rewriter, loc,
-        arith::SubIOp::create(rewriter, loc, view.sizes[0], row0),
-        indexConst(rewriter, loc, 0));
+    Value rowsLeft;
+    if (rowsChecked && plan->second.rowsFromZero)
+      rowsLeft = arith::MaxSIOp::create(
+          rewriter, loc,
+          arith::SubIOp::create(rewriter, loc, view.sizes[0], row0),
+          indexConst(rewriter, loc, 0));
     // A chunk outside the view's row is outside it as a whole
-    // (getLdsCopyBytes) and copies zero. One unsigned compare of its first
-    // column checks both ends: a column before the row's start (a negative
-    // index) compares as a huge one.
+    // (getLdsCopyBytes) and copies zero, checked the same way.
     bool columnsChecked = !plan->second.columnsInside;
 
     // Earlier readers of the buffer are done before it is overwritten; a
@@ -133,7 +138,7 @@ struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
       Value slot = arith::AddIOp::create(rewriter, loc, runStart, laneBytes);
       auto [row, col] = tileElementAt(rewriter, loc, type, slot);
       Value valid =
-          rowsChecked
+          rowsLeft
               ? arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                       row, rowsLeft)
               : arith::ConstantIntOp::create(rewriter, loc, 1, 1).getResult();
@@ -144,6 +149,11 @@ struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
             arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                   viewColumn, view.sizes[1]));
       Value viewRow = arith::AddIOp::create(rewriter, loc, row0, row);
+      if (rowsChecked && !rowsLeft)
+        valid = arith::AndIOp::create(
+            rewriter, loc, valid,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                  viewRow, view.sizes[0]));
       if ((round + 1) * ids.numWarps >= copies && tileBytes % waveBytes)
         valid = arith::AndIOp::create(
             rewriter, loc, valid,
@@ -216,8 +226,7 @@ struct AsyncWaitLowering : GpuOpLowering<AsyncWaitOp> {
     auto instructions = state.pendingCopyInstructions.find(op);
     if (instructions == state.pendingCopyInstructions.end())
       return op.emitOpError() << "leaves " << op.getPending()
-                              << " copies in flight but follows fewer in "
-                                 "its block";
+                              << " copies in flight but fewer precede it";
     state.target.waitForCopies(rewriter, op.getLoc(), op.getPending(),
                                instructions->second);
     state.target.barrier(rewriter, op.getLoc());
@@ -235,22 +244,47 @@ void mla::gpu::planCopies(Operation *kernel, int64_t numWarps,
                                           copy.getIndices(), type),
                           ldsCopyColumnsInsideView(copy.getView(),
                                                    copy.getIndices(),
-                                                   type.getShape()[1])};
+                                                   type.getShape()[1]),
+                          isKnownNonNegative(copy.getIndices()[0])};
   });
   // The copies that may stay in flight are the latest `pending` ones
-  // before the wait in its block; the instructions of those are what the
-  // warp may leave outstanding.
+  // before the wait; the instructions of those are what the warp may leave
+  // outstanding. In a loop body they continue with the previous iteration's
+  // (the body's last copies), or in the first iteration with those before
+  // the loop: past the wait's own block, each copy counts the fewest
+  // instructions of any copy of either, as a smaller count only waits
+  // longer.
+  auto instructionsOf = [&](AsyncCopyOp copy) -> int64_t {
+    int64_t chunk = state.copies[copy].chunk;
+    return chunk ? copiesPerWarp(copy.getDst().getType(), chunk, state.target,
+                                 numWarps)
+                 : 0;
+  };
   kernel->walk([&](AsyncWaitOp wait) {
     int64_t copiesLeft = wait.getPending(), instructions = 0;
     for (Operation *prev = wait->getPrevNode(); prev && copiesLeft;
          prev = prev->getPrevNode())
       if (auto copy = dyn_cast<AsyncCopyOp>(prev)) {
-        int64_t chunk = state.copies[copy].chunk;
-        if (chunk)
-          instructions += copiesPerWarp(copy.getDst().getType(), chunk,
-                                        state.target, numWarps);
+        instructions += instructionsOf(copy);
         --copiesLeft;
       }
+    auto loop = dyn_cast<scf::ForOp>(wait->getParentOp());
+    if (copiesLeft && loop) {
+      std::optional<int64_t> fewest;
+      auto see = [&](AsyncCopyOp copy) {
+        fewest = std::min(fewest.value_or(INT64_MAX), instructionsOf(copy));
+      };
+      for (auto copy : loop.getBody()->getOps<AsyncCopyOp>())
+        see(copy);
+      for (Operation *prev = loop->getPrevNode(); prev;
+           prev = prev->getPrevNode())
+        if (auto copy = dyn_cast<AsyncCopyOp>(prev))
+          see(copy);
+      if (fewest) {
+        instructions += copiesLeft * *fewest;
+        copiesLeft = 0;
+      }
+    }
     if (!copiesLeft)
       state.pendingCopyInstructions[wait] = instructions;
   });

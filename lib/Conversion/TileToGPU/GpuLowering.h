@@ -40,10 +40,12 @@ struct LoweringState {
   /// Ids of each gpu.func being built.
   llvm::DenseMap<mlir::Operation *, KernelIds> kernels;
   /// Per async_copy, its chunk bytes (0: it cannot be copied straight into
-  /// LDS) and whether its columns are all inside the view (planCopies).
+  /// LDS), whether its columns are all inside the view and whether its
+  /// first row is known not to be negative (planCopies).
   struct CopyPlan {
     int64_t chunk = 0;
     bool columnsInside = false;
+    bool rowsFromZero = false;
   };
   llvm::DenseMap<mlir::Operation *, CopyPlan> copies;
   /// Per async_wait, the copy instructions of its warp it leaves in flight

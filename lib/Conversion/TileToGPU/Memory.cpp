@@ -122,9 +122,6 @@ static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
   // Runs are in or out of a row as a whole where its length and the
   // tile's first column are multiples of the run: constants, or facts such
   // as a requirement `k % 8 == 0`.
-  // Runs are in or out of a row as a whole where its length and the
-  // tile's first column are multiples of the run: constants, or facts such
-  // as a requirement `k % 8 == 0`.
   auto known = state.accessMultiples.find(op);
   access.uniformRuns = maskPerRow && known != state.accessMultiples.end() &&
                        known->second % access.run == 0;

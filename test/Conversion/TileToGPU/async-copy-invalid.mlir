@@ -3,12 +3,28 @@
 // RUN:   | FileCheck %s --check-prefix=SM90
 
 // A wait that would leave more copies in flight than precede it in its
-// block is refused.
+// block is refused; in a loop body, than precede it there and in the
+// previous iteration or before the loop.
 tile.kernel @wait(%x: !tile.ptr<bf16>)
     attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
-  // expected-error @below {{leaves 1 copies in flight but follows fewer in its block}}
+  // expected-error @below {{leaves 1 copies in flight but fewer precede it}}
   // expected-error @below {{failed to legalize}}
   tilegpu.async_wait {pending = 1}
+  tile.return
+}
+
+// -----
+
+tile.kernel @loop_wait(%x: !tile.ptr<bf16>)
+    attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-error @below {{leaves 2 copies in flight but fewer precede it}}
+    // expected-error @below {{failed to legalize}}
+    tilegpu.async_wait {pending = 2}
+  }
   tile.return
 }
 

@@ -8,6 +8,8 @@
 // RUN:   | FileCheck %s --check-prefix=COLUMNS
 // RUN: mla-opt %s --convert-tile-to-gpu=chip=sm_90 -canonicalize -cse \
 // RUN:   | FileCheck %s --check-prefix=COLUMNS-SM90
+// RUN: mla-opt %s --convert-tile-to-gpu=chip=sm_90 -canonicalize -cse \
+// RUN:   | FileCheck %s --check-prefix=ROWS-SM90
 
 // A 32x64 bf16 tile (4 KiB) copied into buffer 1 of two: each wave copies
 // runs of 64 lanes x 16 bytes on gfx950 (4 runs, one per wave) and 64 x 4
@@ -110,5 +112,47 @@ tile.kernel @dynamic_columns(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>, %n: i32, 
   %t = tilegpu.local_load %b : !tilegpu.memdesc<32x64xbf16, #shared> -> tensor<32x64xbf16, #blocked>
   %out = tile.view %y sizes [32, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<32x64xbf16>
   tile.store %t, %out[%c0, %c0] : tensor<32x64xbf16, #blocked>, !tile.view<32x64xbf16>
+  tile.return
+}
+
+// Rows outside the view copy zero on sm_90, whose copies have no bound of
+// their own. A first row known not to be negative (a program id times 32)
+// is checked at its far end only: the tile row against the rows left,
+// max(rows - first, 0). One that may be negative (8 rows before it) is
+// checked at both ends by one unsigned compare of the view row with the
+// row count.
+// ROWS-SM90-LABEL: gpu.func @signed_rows
+// ROWS-SM90: %[[COUNT:.*]] = arith.index_cast %{{.*}} : i32 to index
+// ROWS-SM90: %[[FROM:.*]] = arith.muli %{{.*}}, %c32
+// ROWS-SM90: %[[BEFORE:.*]] = arith.subi %[[FROM]], %c8
+// ROWS-SM90: %[[LEFT:.*]] = arith.subi %[[COUNT]], %[[FROM]]
+// ROWS-SM90: %[[LEFT0:.*]] = arith.maxsi %[[LEFT]], %c0
+// ROWS-SM90: arith.cmpi ult, %{{.*}}, %[[LEFT0]]
+// ROWS-SM90: nvvm.cp.async.shared.global
+// ROWS-SM90: nvvm.cp.async.commit.group
+// ROWS-SM90: %[[VIEW_ROW:.*]] = arith.addi %[[BEFORE]], %{{.*}}
+// ROWS-SM90: arith.cmpi ult, %[[VIEW_ROW]], %[[COUNT]]
+// ROWS-SM90: nvvm.cp.async.shared.global
+tile.kernel @signed_rows(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>, %n: i32)
+    attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %rows = arith.index_cast %n : i32 to index
+  %pid = tile.program_id x
+  %from = arith.muli %pid, %c32 : index
+  %before = arith.subi %from, %c8 : index
+  %v = tile.view %x sizes [%rows, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<?x64xbf16>
+  %bufs = tilegpu.local_buffer : !tilegpu.memdesc<2x32x64xbf16, #shared3>
+  %b = tilegpu.memdesc_index %bufs[%c0] : !tilegpu.memdesc<2x32x64xbf16, #shared3> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  %out = tile.view %y sizes [32, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<32x64xbf16>
+  tilegpu.async_copy %v[%from, %c0], %b : !tile.view<?x64xbf16> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  tilegpu.async_wait {pending = 0}
+  %t = tilegpu.local_load %b : !tilegpu.memdesc<32x64xbf16, #shared> -> tensor<32x64xbf16, #blocked>
+  tile.store %t, %out[%c0, %c0] : tensor<32x64xbf16, #blocked>, !tile.view<32x64xbf16>
+  tilegpu.async_copy %v[%before, %c0], %b : !tile.view<?x64xbf16> -> !tilegpu.memdesc<32x64xbf16, #shared>
+  tilegpu.async_wait {pending = 0}
+  %u = tilegpu.local_load %b : !tilegpu.memdesc<32x64xbf16, #shared> -> tensor<32x64xbf16, #blocked>
+  tile.store %u, %out[%c0, %c0] : tensor<32x64xbf16, #blocked>, !tile.view<32x64xbf16>
   tile.return
 }
