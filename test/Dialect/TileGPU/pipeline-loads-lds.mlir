@@ -6,6 +6,8 @@
 // RUN:   --tilegpu-pipeline-loads | FileCheck %s --check-prefix=NOCHIP
 // RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx942 --tilegpu-stage-operands \
 // RUN:   --tilegpu-pipeline-loads=chip=gfx942 | FileCheck %s --check-prefix=NOCHIP
+// RUN: mla-opt %s --tilegpu-assign-layouts=chip=gfx950 --tilegpu-stage-operands \
+// RUN:   --tilegpu-pipeline-loads=chip=gfx950 -cse | FileCheck %s --check-prefix=STAGES3
 // RUN: not mla-opt %s --tilegpu-assign-layouts=chip=gfx950 \
 // RUN:   --tilegpu-pipeline-loads=chip=gfx951 2>&1 | FileCheck %s --check-prefix=CHIP
 
@@ -94,6 +96,70 @@ tile.kernel @staged(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>
 // NOCHIP-NOT: tilegpu.async_copy
 tile.kernel @aligned_rows(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>, %k8: i32)
     attributes {tile.launch = {grid = [1, 1, 1], stages = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %eighths = arith.index_cast %k8 : i32 to index
+  %depth = arith.muli %eighths, %c8 : index
+  %av = tile.view %a sizes [64, %depth] strides [%depth, 1] : !tile.ptr<bf16> -> !tile.view<64x?xbf16>
+  %bv = tile.view %b sizes [%depth, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<?x64xbf16>
+  %zero = arith.constant 0.0 : f32
+  %acc0 = tile.splat %zero : tensor<64x64xf32>
+  %acc = scf.for %kk = %c0 to %depth step %c32 iter_args(%acc_i = %acc0) -> tensor<64x64xf32> {
+    %at = tile.load %av[%c0, %kk] : !tile.view<64x?xbf16> -> tensor<64x32xbf16>
+    %bt = tile.load %bv[%kk, %c0] : !tile.view<?x64xbf16> -> tensor<32x64xbf16>
+    %next = tile.dot %at, %bt, %acc_i : tensor<64x32xbf16>, tensor<32x64xbf16> -> tensor<64x64xf32>
+    scf.yield %next : tensor<64x64xf32>
+  }
+  %cv = tile.view %c sizes [64, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<64x64xf32>
+  tile.store %acc, %cv[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
+  tile.return
+}
+
+// Three stages: three buffers per tile, the first two tiles copied into
+// buffers 0 and 1 before the loop; each iteration copies the tile two
+// steps ahead into the buffer the previous iteration read (stage - 1,
+// wrapping to 2), waits leaving two iterations' copies (4) in flight, and
+// reads buffer `stage`; the next iteration reads stage + 1, wrapping to 0.
+// STAGES3-LABEL: tile.kernel @three_stages
+// STAGES3-DAG: %[[C0:.*]] = arith.constant 0 : index
+// STAGES3-DAG: %[[C1:.*]] = arith.constant 1 : index
+// STAGES3-DAG: %[[C32:.*]] = arith.constant 32 : index
+// STAGES3: %[[ABUFS:.*]] = tilegpu.local_buffer : !tilegpu.memdesc<3x64x32xbf16
+// STAGES3: %[[BBUFS:.*]] = tilegpu.local_buffer : !tilegpu.memdesc<3x32x64xbf16
+// STAGES3: tilegpu.async_copy %{{.*}}[%[[C0]], %[[C0]]]
+// STAGES3: tilegpu.async_copy %{{.*}}[%[[C0]], %[[C0]]]
+// STAGES3: %[[ONE_BUF:.*]] = tilegpu.memdesc_index %[[ABUFS]][%[[C1]]]
+// STAGES3-NEXT: tilegpu.async_copy %{{.*}}[%[[C0]], %[[C32]]], %[[ONE_BUF]]
+// STAGES3: tilegpu.async_copy %{{.*}}[%[[C32]], %[[C0]]]
+// STAGES3: scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %[[C32]] iter_args(%{{.*}} = %{{.*}}, %[[STAGE:.*]] = %[[C0]])
+// STAGES3: %[[C2:.*]] = arith.constant 2 : index
+// STAGES3: %[[AT_LAST:.*]] = arith.cmpi eq, %[[STAGE]], %[[C2]]
+// STAGES3: %[[UP:.*]] = arith.addi %[[STAGE]], %[[C1]]
+// STAGES3: %[[NEXT:.*]] = arith.select %[[AT_LAST]], %[[C0]], %[[UP]]
+// STAGES3: %[[AT_FIRST:.*]] = arith.cmpi eq, %[[STAGE]], %[[C0]]
+// STAGES3: %[[DOWN:.*]] = arith.subi %[[STAGE]], %[[C1]]
+// STAGES3: %[[FILL:.*]] = arith.select %[[AT_FIRST]], %[[C2]], %[[DOWN]]
+// STAGES3: %[[C64:.*]] = arith.constant 64 : index
+// STAGES3: %[[AHEAD:.*]] = arith.addi %[[IV]], %[[C64]]
+// STAGES3: %[[FILL_BUF:.*]] = tilegpu.memdesc_index %[[ABUFS]][%[[FILL]]]
+// STAGES3-NEXT: tilegpu.async_copy %{{.*}}[%[[C0]], %[[AHEAD]]], %[[FILL_BUF]]
+// STAGES3: tilegpu.async_copy %{{.*}}[%[[AHEAD]], %[[C0]]]
+// STAGES3-NEXT: tilegpu.async_wait {pending = 4 : i64}
+// STAGES3: tilegpu.memdesc_index %[[ABUFS]][%[[STAGE]]]
+// STAGES3: scf.yield %{{.*}}, %[[NEXT]]
+// STAGES3-NEXT: }
+// STAGES3-NEXT: tilegpu.async_wait {pending = 0 : i64}
+// SM90-LABEL: tile.kernel @three_stages
+// SM90-COUNT-2: tilegpu.local_buffer : !tilegpu.memdesc<3x
+// SM90: tilegpu.async_wait {pending = 4 : i64}
+// On gfx942 the tiles are carried in registers one iteration ahead,
+// whatever the stage count.
+// NOCHIP-LABEL: tile.kernel @three_stages
+// NOCHIP-NOT: tilegpu.local_buffer
+// NOCHIP: scf.for
+tile.kernel @three_stages(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>, %k8: i32)
+    attributes {tile.launch = {grid = [1, 1, 1], stages = 3 : i64}} {
   %c0 = arith.constant 0 : index
   %c8 = arith.constant 8 : index
   %c32 = arith.constant 32 : index

@@ -21,6 +21,7 @@ FailureOr<unsigned> mla::tilegpu::getLaunchCount(
 FailureOr<unsigned> mla::tilegpu::getLaunchStages(tile::KernelOp kernel,
                                                   unsigned fallback) {
   return getLaunchCount(
-      kernel, "stages", fallback, [](int64_t n) { return n == 1 || n == 2; },
-      "1 or 2");
+      kernel, "stages", fallback,
+      [](int64_t n) { return n >= 1 && n <= kMaxStages; },
+      "1 to " + std::to_string(kMaxStages));
 }

@@ -16,8 +16,11 @@ getLaunchCount(tile::KernelOp kernel, llvm::StringRef key, unsigned fallback,
                llvm::function_ref<bool(int64_t)> accept,
                llvm::StringRef expected);
 
+/// The most tiles in flight per loop a kernel may ask for.
+constexpr unsigned kMaxStages = 4;
+
 /// The tiles in flight per loop of `kernel` (tilegpu-pipeline-loads): its
-/// launch key `stages`, else `fallback`; 1 (no pipelining) or 2.
+/// launch key `stages`, else `fallback`; 1 (no pipelining) to kMaxStages.
 mlir::FailureOr<unsigned> getLaunchStages(tile::KernelOp kernel,
                                           unsigned fallback);
 

@@ -187,21 +187,35 @@ static void copyAt(OpBuilder &b, Location loc, Value inductionVar, Value iv,
                       indices, dst);
 }
 
-/// Double-buffers the tiles of `staged` in LDS: buffer 0 is filled before
-/// the loop; each iteration starts the next tile's copies into the other
-/// buffer, waits for its own and reads them.
+/// Buffers the tiles of `staged` in `stages` LDS buffers each: the first
+/// `stages - 1` tiles are copied into buffers 0 .. stages - 2 before the
+/// loop; each iteration starts the copy of the tile `stages - 1` iterations
+/// ahead into the buffer the previous iteration read, waits for its own
+/// tile (leaving the later ones in flight) and reads it.
 static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
-                                        MutableArrayRef<StagedLoad> staged) {
+                                        MutableArrayRef<StagedLoad> staged,
+                                        unsigned stages) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Value zero = index(0), one = index(1);
   SmallVector<Value> buffers;
-  for (StagedLoad &s : staged) {
+  for (StagedLoad &s : staged)
     buffers.push_back(LocalBufferOp::create(
-        rewriter, loc, bufferArrayOf(s.alloc.getType(), 2), IntegerAttr()));
-    copyAt(rewriter, loc, loop.getInductionVar(), loop.getLowerBound(), s,
-           buffers.back(), zero);
+        rewriter, loc, bufferArrayOf(s.alloc.getType(), stages),
+        IntegerAttr()));
+  for (unsigned ahead = 0; ahead + 1 < stages; ++ahead) {
+    Value iv = loop.getLowerBound();
+    if (ahead)
+      iv = rewriter.createOrFold<arith::AddIOp>(
+          loc, iv,
+          rewriter.createOrFold<arith::MulIOp>(loc, loop.getStep(),
+                                               index(ahead)));
+    Value stage = ahead ? index(ahead) : zero;
+    for (auto [s, bufs] : llvm::zip(staged, buffers))
+      copyAt(rewriter, loc, loop.getInductionVar(), iv, s, bufs, stage);
   }
 
   // The loop carries the buffer this iteration reads.
@@ -216,16 +230,37 @@ static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
   Value stage = newLoop.getRegionIterArgs().back();
   Operation *yield = newLoop.getBody()->getTerminator();
 
+  // The buffer the next iteration reads, and the one this iteration fills:
+  // the one the previous iteration read. Two buffers alternate.
   rewriter.setInsertionPointToStart(newLoop.getBody());
-  Value nextStage = arith::XOrIOp::create(rewriter, loc, stage, one);
+  Value nextStage, fillStage;
+  if (stages == 2) {
+    nextStage = fillStage = arith::XOrIOp::create(rewriter, loc, stage, one);
+  } else {
+    Value last = index(stages - 1);
+    nextStage = arith::SelectOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, stage,
+                              last),
+        zero, arith::AddIOp::create(rewriter, loc, stage, one));
+    fillStage = arith::SelectOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, stage,
+                              zero),
+        last, arith::SubIOp::create(rewriter, loc, stage, one));
+  }
   rewriter.modifyOpInPlace(yield, [&] {
     yield->setOperand(yield->getNumOperands() - 1, nextStage);
   });
   Value iv = newLoop.getInductionVar();
-  Value nextIv = arith::AddIOp::create(rewriter, loc, iv, newLoop.getStep());
+  Value fillIv = arith::AddIOp::create(
+      rewriter, loc, iv,
+      stages == 2 ? newLoop.getStep()
+                  : rewriter.createOrFold<arith::MulIOp>(loc, newLoop.getStep(),
+                                                         index(stages - 1)));
   for (auto [s, bufs] : llvm::zip(staged, buffers))
-    copyAt(rewriter, loc, iv, nextIv, s, bufs, nextStage);
-  AsyncWaitOp::create(rewriter, loc, staged.size());
+    copyAt(rewriter, loc, iv, fillIv, s, bufs, fillStage);
+  AsyncWaitOp::create(rewriter, loc, (stages - 1) * staged.size());
   for (auto [s, bufs] : llvm::zip(staged, buffers)) {
     Value current =
         MemDescIndexOp::create(rewriter, loc, s.alloc.getType(), bufs, stage);
@@ -248,9 +283,9 @@ struct PipelineLoadsPass
     : mla::tilegpu::impl::TileGPUPipelineLoadsBase<PipelineLoadsPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (stages < 1 || stages > 2) {
-      getOperation().emitError()
-          << "stages must be 1 or 2, not " << unsigned(stages);
+    if (stages < 1 || stages > kMaxStages) {
+      getOperation().emitError() << "stages must be 1 to " << kMaxStages
+                                 << ", not " << unsigned(stages);
       return signalPassFailure();
     }
     const ChipInfo *chipInfo = nullptr;
@@ -271,7 +306,7 @@ struct PipelineLoadsPass
         for (scf::ForOp loop : loops) {
           SmallVector<StagedLoad> staged = stagedLoads(loop, *chipInfo);
           if (!staged.empty())
-            (void)pipelineThroughLds(rewriter, loop, staged);
+            (void)pipelineThroughLds(rewriter, loop, staged, *count);
         }
       }
       SmallVector<tile::LoadOp> loads;

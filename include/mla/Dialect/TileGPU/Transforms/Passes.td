@@ -145,7 +145,7 @@ def TileGPUWarpgroupDots : Pass<"tilegpu-warpgroup-dots", "::mlir::ModuleOp"> {
 }
 
 def TileGPUPipelineLoads : Pass<"tilegpu-pipeline-loads", "::mlir::ModuleOp"> {
-  let summary = "Issue each loop iteration's global tile loads one iteration ahead";
+  let summary = "Issue each loop iteration's global tile loads iterations ahead";
   let description = [{
     A `tile.load` in the body of an `scf.for` whose operands come from
     outside the loop, from the induction variable, or from side-effect-free
@@ -159,21 +159,24 @@ def TileGPUPipelineLoads : Pass<"tilegpu-pipeline-loads", "::mlir::ModuleOp"> {
     and never faults. A loop that may write memory tile loads read (any
     write but a local_alloc's to LDS) keeps its loads in place.
 
-    A kernel opts in with the launch key `stages = 2` (the KV tiles in
-    flight; 1, the default, leaves its loops alone); the pass option
+    A kernel opts in with the launch key `stages` (the tiles in flight, 2
+    to 4; 1, the default, leaves its loops alone); the pass option
     `stages` applies to kernels that do not say. The carried tile costs
-    its registers across the whole loop body.
+    its registers across the whole loop body, so it is carried one
+    iteration ahead whatever the stage count.
 
     A tile that only goes to LDS (its one user a `tilegpu.local_alloc`)
     costs no registers where `chip` copies from global memory straight into
     LDS as many bytes per lane as a global load moves (16: gfx950, sm_90;
     gfx942's 4-byte copies would cost a quarter of the width, so its tiles
-    keep the register path; see LdsCopy.h). It gets two LDS buffers
-    (`tilegpu.local_buffer`), the first tile is copied into buffer 0
-    before the loop, and each iteration starts the copy of the next tile
-    into the other buffer (`tilegpu.async_copy`), waits for the current one
-    (`tilegpu.async_wait {pending = copies per iteration}`) and reads it.
-    After the loop every copy is waited for.
+    keep the register path; see LdsCopy.h). It gets S = `stages` LDS
+    buffers (`tilegpu.local_buffer`): the first S - 1 tiles are copied into
+    buffers 0 .. S - 2 before the loop, and each iteration starts the copy
+    of the tile S - 1 iterations ahead into the buffer the previous
+    iteration read (`tilegpu.async_copy`), waits for its own tile, leaving
+    the later ones in flight (`tilegpu.async_wait {pending = (S - 1) x
+    copies per iteration}`), and reads it. After the loop every copy is
+    waited for.
 
     Before:
     ```mlir
@@ -197,7 +200,7 @@ def TileGPUPipelineLoads : Pass<"tilegpu-pipeline-loads", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"stages", "stages", "unsigned", /*default=*/"1",
-           "Tiles in flight for kernels whose launch keys do not say (1 or 2)">,
+           "Tiles in flight for kernels whose launch keys do not say (1 to 4)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "Target chip (gfx950, gfx942 or sm_90); staged tiles are copied "
            "into LDS asynchronously where that is as wide as a global load. "
