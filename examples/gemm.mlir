@@ -6,13 +6,15 @@
 // (#tile.dims) and the offsets read them (tile.param). The program provides
 // the default 64x64x32 instance (@gemm_bf16) and one with 16-row blocks for
 // short matrices (@gemm_bf16_bm16); sm_90 also gets 128x128x64 blocks
-// (@gemm_bf16_bm128_bn128_bk64), and for N and K multiples of 8 two
-// instances with two stages (A and B copied into shared memory a K step
-// ahead): 128x128x64 blocks on two warpgroups
-// (@gemm_bf16_bm128_bn128_bk64_align8_waves8_stages2) for 4096-cube and
-// larger products and 16x64x128 ones (@gemm_bf16_bm16_bk128_align8_stages2)
-// for 16-row ones, which mla.Autotune chose on the H100
-// (bench/results/2026-12-06-h100-gemm-stages.md).
+// (@gemm_bf16_bm128_bn128_bk64), and for N and K multiples of 8 instances
+// that copy A and B into shared memory ahead: with three stages,
+// 128x256x64 and 128x128x64 blocks on two warpgroups
+// (@gemm_bf16_bm128_bn256_bk64_align8_waves8_stages3 and
+// @gemm_bf16_bm128_bn128_bk64_align8_waves8_stages3), whose products stay
+// in flight from one K step into the next, for 4096-cube and larger
+// products, and with two, 16x64x128 ones
+// (@gemm_bf16_bm16_bk128_align8_stages2) for 16-row ones, which
+// mla.Autotune chose on the H200 (bench/results/2026-12-06-h200-gemm-async.md).
 // `mla-compile --instances` picks others.
 // gfx950 also gets 256x256x64 blocks on 8 waves with two stages
 // (@gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2), its loop at most 2
@@ -158,10 +160,21 @@
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-LABEL: .visible .entry gemm_bf16_bm128_bn128_bk64(
 // PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
-// PTX-LABEL: .visible .entry gemm_bf16_bm128_bn128_bk64_align8_waves8_stages2(
+// Three stages: the K loop's products (4 K steps) stay in flight into the
+// next step, whose wait leaves this step's in flight; after the loop, a
+// wait for all of them.
+// PTX-LABEL: .visible .entry gemm_bf16_bm128_bn128_bk64_align8_waves8_stages3(
 // PTX: cp.async.cg.shared.global
 // PTX: cp.async.cg.shared.global
-// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// PTX-NOT: wgmma.mma_async
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX-NOT: wgmma.wait_group.sync.aligned 0;
+// PTX: wgmma.wait_group.sync.aligned 1;
+// PTX: wgmma.wait_group.sync.aligned 0;
+// PTX-LABEL: .visible .entry gemm_bf16_bm128_bn256_bk64_align8_waves8_stages3(
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// PTX: wgmma.wait_group.sync.aligned 1;
 // PTX-LABEL: .visible .entry gemm_bf16_bm16_bk128_align8_stages2(
 // PTX: cp.async.cg.shared.global
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
@@ -181,8 +194,8 @@ tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1,
                              WAVES = [8], STAGES = [2]}],
                   sm_90 = [{BM = [64, 16], ALIGN = [1, 8]},
                            {BM = [128], BN = [128], BK = [64], ALIGN = [1, 8]},
-                           {BM = [128], BN = [128], BK = [64], ALIGN = [8],
-                            WAVES = [8], STAGES = [2]},
+                           {BM = [128], BN = [128, 256], BK = [64],
+                            ALIGN = [8], WAVES = [8], STAGES = [3]},
                            {BM = [16], BK = [128], ALIGN = [8], STAGES = [2]}]},
                 tile.launch = {grid = ["cdiv(m, BM)", "cdiv(n, BN)", 1],
                                block_m = #tile.param<"BM">, block_n = #tile.param<"BN">,

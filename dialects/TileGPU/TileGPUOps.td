@@ -223,15 +223,41 @@ def TileGPU_WarpgroupDotOp : TileGPU_Op<"warpgroup_dot", [
         : !tilegpu.memdesc<64x576xbf16, #shared>,
           !tilegpu.memdesc<32x576xbf16, #shared> -> tensor<64x32xf32, #mma>
     ```
+
+    With `async`, the product is issued and not waited for: it may still
+    read `a` and `b` and write its result after the op. The result is read
+    only as the accumulator of a later `async` product or through a
+    `tilegpu.warpgroup_wait` that covers the product.
   }];
   let arguments = (ins TileGPU_MemDescType:$a, TileGPU_MemDescType:$b,
-                       AnyStaticShapeTensor:$acc, UnitAttr:$rhs_transposed);
+                       AnyStaticShapeTensor:$acc, UnitAttr:$rhs_transposed,
+                       UnitAttr:$async);
   let results = (outs AnyStaticShapeTensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,`
     qualified(type($b)) `->` type($result)
   }];
   let hasVerifier = 1;
+}
+
+def TileGPU_WarpgroupWaitOp : TileGPU_Op<"warpgroup_wait", [
+    MemoryEffects<[MemRead, MemWrite]>, AllTypesMatch<["value", "result"]>]> {
+  let summary = "wait for asynchronous warpgroup products";
+  let description = [{
+    Waits until at most `pending` of the warp's most recent `async`
+    `tilegpu.warpgroup_dot` ops (in program order) are still in flight.
+    `value` is the result of one of those products, and `result` the same
+    value: readable where the product is done (`pending` leaves it out),
+    else only as the accumulator of a later async product.
+
+    ```mlir
+    %acc = tilegpu.warpgroup_wait %s {pending = 1} : tensor<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$value,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 #endif // MLA_TILEGPU_OPS_TD

@@ -339,7 +339,7 @@ struct WarpgroupDotLowering : GpuOpLowering<WarpgroupDotOp> {
         accs.push_back(acc);
       }
     }
-    state.target.endWarpgroupProduct(rewriter, loc);
+    state.target.endWarpgroupProduct(rewriter, loc, /*wait=*/!op.getAsync());
     Value result = arith::ConstantOp::create(
         rewriter, loc, rewriter.getZeroAttr(registerType(op.getType())));
     for (auto [i, acc] : llvm::enumerate(accs))
@@ -351,11 +351,24 @@ struct WarpgroupDotLowering : GpuOpLowering<WarpgroupDotOp> {
     return success();
   }
 };
+
+/// Waits for async products (the target's waitForWarpgroupProducts).
+struct WarpgroupWaitLowering : GpuOpLowering<WarpgroupWaitOp> {
+  using GpuOpLowering::GpuOpLowering;
+  LogicalResult
+  matchAndRewrite(WarpgroupWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, state.target.waitForWarpgroupProducts(
+                rewriter, op.getLoc(), op.getPending(), adaptor.getValue()));
+    return success();
+  }
+};
 } // namespace
 
 void mla::gpu::populateDotPatterns(GpuTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    LoweringState &state) {
-  patterns.add<DotLowering, WarpgroupDotLowering>(converter,
-                                                  patterns.getContext(), state);
+  patterns.add<DotLowering, WarpgroupDotLowering, WarpgroupWaitLowering>(
+      converter, patterns.getContext(), state);
 }

@@ -41,7 +41,12 @@ void GpuTarget::beginWarpgroupProduct(OpBuilder &, Location) const {
   llvm_unreachable("the chip has no warpgroup products (warpgroupMma)");
 }
 
-void GpuTarget::endWarpgroupProduct(OpBuilder &, Location) const {
+void GpuTarget::endWarpgroupProduct(OpBuilder &, Location, bool) const {
+  llvm_unreachable("the chip has no warpgroup products (warpgroupMma)");
+}
+
+Value GpuTarget::waitForWarpgroupProducts(OpBuilder &, Location, int64_t,
+                                          Value) const {
   llvm_unreachable("the chip has no warpgroup products (warpgroupMma)");
 }
 

@@ -122,9 +122,41 @@ public:
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
   }
 
-  void endWarpgroupProduct(OpBuilder &b, Location loc) const override {
+  void endWarpgroupProduct(OpBuilder &b, Location loc,
+                           bool wait) const override {
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    if (wait)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  }
+
+  /// wgmma.wait_group as inline assembly that reads and redefines the
+  /// result registers: reading them before the wait is undefined (PTX ISA,
+  /// "wgmma.mma_async"), and LLVM would move reads of a plain value above
+  /// an intrinsic call.
+  Value waitForWarpgroupProducts(OpBuilder &b, Location loc, int64_t pending,
+                                 Value registers) const override {
+    auto type = cast<VectorType>(registers.getType());
+    int64_t n = type.getNumElements();
+    SmallVector<Value> operands;
+    std::string constraints;
+    for (int64_t i = 0; i < n; ++i) {
+      operands.push_back(vector::ExtractOp::create(b, loc, registers, i));
+      constraints += (i ? ",=f" : "=f");
+    }
+    for (int64_t i = 0; i < n; ++i)
+      constraints += "," + std::to_string(i);
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(n, type.getElementType()));
+    auto wait = LLVM::InlineAsmOp::create(
+        b, loc, structType, operands,
+        "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";",
+        constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+        /*operand_attrs=*/nullptr);
+    SmallVector<Value> values;
+    for (int64_t i = 0; i < n; ++i)
+      values.push_back(LLVM::ExtractValueOp::create(b, loc, wait.getRes(), i));
+    return vector::FromElementsOp::create(b, loc, type, values);
   }
 
   /// Shared-memory writes (st.shared, cp.async: the generic proxy) reach

@@ -118,8 +118,8 @@ tile.kernel @aligned_rows(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.pt
 
 // Three stages: three buffers per tile, the first two tiles copied into
 // buffers 0 and 1 before the loop; each iteration copies the tile two
-// steps ahead into the buffer the previous iteration read (stage - 1,
-// wrapping to 2), waits leaving two iterations' copies (4) in flight, and
+// steps ahead into the buffer the previous iteration read ((stage + 2)
+// mod 3), waits leaving two iterations' copies (4) in flight, and
 // reads buffer `stage`; the next iteration reads stage + 1, wrapping to 0.
 // STAGES3-LABEL: tile.kernel @three_stages
 // STAGES3-DAG: %[[C0:.*]] = arith.constant 0 : index
@@ -137,9 +137,10 @@ tile.kernel @aligned_rows(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.pt
 // STAGES3: %[[AT_LAST:.*]] = arith.cmpi eq, %[[STAGE]], %[[C2]]
 // STAGES3: %[[UP:.*]] = arith.addi %[[STAGE]], %[[C1]]
 // STAGES3: %[[NEXT:.*]] = arith.select %[[AT_LAST]], %[[C0]], %[[UP]]
-// STAGES3: %[[AT_FIRST:.*]] = arith.cmpi eq, %[[STAGE]], %[[C0]]
+// STAGES3: %[[WRAPS:.*]] = arith.cmpi uge, %[[STAGE]], %[[C1]]
 // STAGES3: %[[DOWN:.*]] = arith.subi %[[STAGE]], %[[C1]]
-// STAGES3: %[[FILL:.*]] = arith.select %[[AT_FIRST]], %[[C2]], %[[DOWN]]
+// STAGES3: %[[UP2:.*]] = arith.addi %[[STAGE]], %[[C2]]
+// STAGES3: %[[FILL:.*]] = arith.select %[[WRAPS]], %[[DOWN]], %[[UP2]]
 // STAGES3: %[[C64:.*]] = arith.constant 64 : index
 // STAGES3: %[[AHEAD:.*]] = arith.addi %[[IV]], %[[C64]]
 // STAGES3: %[[FILL_BUF:.*]] = tilegpu.memdesc_index %[[ABUFS]][%[[FILL]]]

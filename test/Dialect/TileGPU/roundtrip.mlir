@@ -45,3 +45,18 @@ func.func @warpgroup_dot(
   %s = tilegpu.warpgroup_dot %q, %k, %acc {rhs_transposed} : !tilegpu.memdesc<64x576xbf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 64>>, !tilegpu.memdesc<32x576xbf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>> -> tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>>
   return %s : tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>>
 }
+
+// A product left in flight, and the waits that read its result.
+// CHECK-LABEL: func.func @async_warpgroup_dot
+// CHECK: %[[S:.*]] = tilegpu.warpgroup_dot %arg0, %arg1, %arg2 {async, rhs_transposed}
+// CHECK: %[[T:.*]] = tilegpu.warpgroup_wait %[[S]] {pending = 1 : i64} : tensor<64x32xf32, #[[$WGMMA]]>
+// CHECK: tilegpu.warpgroup_wait %[[T]] {pending = 0 : i64} : tensor<64x32xf32, #[[$WGMMA]]>
+func.func @async_warpgroup_dot(
+    %q: !tilegpu.memdesc<64x576xbf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 64>>,
+    %k: !tilegpu.memdesc<32x576xbf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 0>>,
+    %acc: tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>>) -> tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>> {
+  %s = tilegpu.warpgroup_dot %q, %k, %acc {async, rhs_transposed} : !tilegpu.memdesc<64x576xbf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], atom = 64>>, !tilegpu.memdesc<32x576xbf16, #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>> -> tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>>
+  %t = tilegpu.warpgroup_wait %s {pending = 1} : tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>>
+  %u = tilegpu.warpgroup_wait %t {pending = 0} : tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>>
+  return %u : tensor<64x32xf32, #tilegpu.mma<kind = wgmma, instrShape = [64, 16, 16], warpsPerCTA = [4, 2]>>
+}

@@ -148,7 +148,8 @@ public:
   /// One warpgroup instruction of `mma` (wgmma): `acc + a * b`, `acc` the
   /// lane's instrN / 2 accumulator registers (vector<f32>), in the order of
   /// the `wgmma` lane map. Issued between beginWarpgroupProduct and
-  /// endWarpgroupProduct, which wait for it.
+  /// endWarpgroupProduct, which waits for it where `wait` says, else
+  /// leaves it in flight for waitForWarpgroupProducts.
   virtual mlir::Value warpgroupMma(mlir::OpBuilder &b, mlir::Location loc,
                                    tilegpu::MmaAttr mma, mlir::Type element,
                                    const SharedMatrix &a,
@@ -156,8 +157,15 @@ public:
                                    mlir::Value acc) const;
   virtual void beginWarpgroupProduct(mlir::OpBuilder &b,
                                      mlir::Location loc) const;
-  virtual void endWarpgroupProduct(mlir::OpBuilder &b,
-                                   mlir::Location loc) const;
+  virtual void endWarpgroupProduct(mlir::OpBuilder &b, mlir::Location loc,
+                                   bool wait) const;
+  /// Waits until at most `pending` of the warp's latest products left in
+  /// flight are, and returns `registers` (a vector of a product's result)
+  /// as values no read can be moved above the wait.
+  virtual mlir::Value waitForWarpgroupProducts(mlir::OpBuilder &b,
+                                               mlir::Location loc,
+                                               int64_t pending,
+                                               mlir::Value registers) const;
   /// Makes LDS writes of `func` visible to the warpgroup products it reads
   /// them with, which read through another memory proxy: a proxy fence in
   /// front of each barrier. Nothing where `func` has no such product.

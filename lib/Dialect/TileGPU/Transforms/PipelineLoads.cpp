@@ -187,14 +187,67 @@ static void copyAt(OpBuilder &b, Location loc, Value inductionVar, Value iv,
                       indices, dst);
 }
 
-/// Buffers the tiles of `staged` in `stages` LDS buffers each: the first
-/// `stages - 1` tiles are copied into buffers 0 .. stages - 2 before the
-/// loop; each iteration starts the copy of the tile `stages - 1` iterations
-/// ahead into the buffer the previous iteration read, waits for its own
-/// tile (leaving the later ones in flight) and reads it.
+/// The buffer a warpgroup product operand reads: `value` through windows.
+static Value bufferOf(Value value) {
+  while (auto slice = value.getDefiningOp<MemDescSliceOp>())
+    value = slice.getSrc();
+  return value;
+}
+
+/// The warpgroup products of `loop` that may stay in flight into the next
+/// iteration: each accumulates into a loop-carried value that only it
+/// reads and whose next value only the loop carries, and reads only the
+/// staged tiles or buffers from outside the loop, which nothing in the loop
+/// writes but the staged tiles' copies. Empty unless every product of the
+/// loop is such.
+static SmallVector<WarpgroupDotOp> asyncProducts(scf::ForOp loop,
+                                                 ArrayRef<StagedLoad> staged) {
+  llvm::SmallPtrSet<Operation *, 4> stagedAllocs;
+  for (const StagedLoad &s : staged)
+    stagedAllocs.insert(s.alloc);
+  bool othersWriteLds = false;
+  SmallVector<WarpgroupDotOp> products;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<LocalStoreOp>(op) ||
+        (isa<LocalAllocOp>(op) && !stagedAllocs.contains(op)))
+      othersWriteLds = true;
+    if (auto dot = dyn_cast<WarpgroupDotOp>(op))
+      products.push_back(dot);
+  });
+  Operation *yield = loop.getBody()->getTerminator();
+  auto carried = [&](WarpgroupDotOp dot) {
+    auto acc = dyn_cast<BlockArgument>(dot.getAcc());
+    if (!acc || acc.getOwner() != loop.getBody() || !acc.hasOneUse() ||
+        acc.getArgNumber() == 0 || !dot.getResult().hasOneUse())
+      return false;
+    OpOperand &use = *dot.getResult().use_begin();
+    return use.getOwner() == yield &&
+           use.getOperandNumber() + 1 == acc.getArgNumber();
+  };
+  auto readsStable = [&](Value operand) {
+    Value buffer = bufferOf(operand);
+    Operation *def = buffer.getDefiningOp();
+    return (def && stagedAllocs.contains(def)) ||
+           !loop.getRegion().isAncestor(buffer.getParentRegion());
+  };
+  if (othersWriteLds || products.empty() ||
+      llvm::any_of(products, [&](WarpgroupDotOp dot) {
+        return dot->getParentOp() != loop || !carried(dot) ||
+               !readsStable(dot.getA()) || !readsStable(dot.getB());
+      }))
+    return {};
+  return products;
+}
+
+/// Buffers the tiles of `staged` in `stages` LDS buffers each, tile t in
+/// buffer t mod `stages`, and copies them `distance` iterations ahead:
+/// tiles 0 .. distance - 1 before the loop, and in each iteration tile
+/// i + distance, after which it waits for its own tile (leaving the later
+/// ones in flight) and reads it. The buffer a copy fills was last read
+/// `stages - distance` iterations before.
 static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
                                         MutableArrayRef<StagedLoad> staged,
-                                        unsigned stages) {
+                                        unsigned stages, unsigned distance) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   auto index = [&](int64_t v) {
@@ -206,7 +259,7 @@ static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
     buffers.push_back(LocalBufferOp::create(
         rewriter, loc, bufferArrayOf(s.alloc.getType(), stages),
         IntegerAttr()));
-  for (unsigned ahead = 0; ahead + 1 < stages; ++ahead) {
+  for (unsigned ahead = 0; ahead < distance; ++ahead) {
     Value iv = loop.getLowerBound();
     if (ahead)
       iv = rewriter.createOrFold<arith::AddIOp>(
@@ -230,24 +283,25 @@ static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
   Value stage = newLoop.getRegionIterArgs().back();
   Operation *yield = newLoop.getBody()->getTerminator();
 
-  // The buffer the next iteration reads, and the one this iteration fills:
-  // the one the previous iteration read. Two buffers alternate.
+  // The buffer the next iteration reads, and the one this iteration fills,
+  // (stage + distance) mod stages. Two buffers alternate.
   rewriter.setInsertionPointToStart(newLoop.getBody());
   Value nextStage, fillStage;
   if (stages == 2) {
     nextStage = fillStage = arith::XOrIOp::create(rewriter, loc, stage, one);
   } else {
-    Value last = index(stages - 1);
     nextStage = arith::SelectOp::create(
         rewriter, loc,
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, stage,
-                              last),
+                              index(stages - 1)),
         zero, arith::AddIOp::create(rewriter, loc, stage, one));
+    Value wraps = index(stages - distance);
     fillStage = arith::SelectOp::create(
         rewriter, loc,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, stage,
-                              zero),
-        last, arith::SubIOp::create(rewriter, loc, stage, one));
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge, stage,
+                              wraps),
+        arith::SubIOp::create(rewriter, loc, stage, wraps),
+        arith::AddIOp::create(rewriter, loc, stage, index(distance)));
   }
   rewriter.modifyOpInPlace(yield, [&] {
     yield->setOperand(yield->getNumOperands() - 1, nextStage);
@@ -255,12 +309,12 @@ static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
   Value iv = newLoop.getInductionVar();
   Value fillIv = arith::AddIOp::create(
       rewriter, loc, iv,
-      stages == 2 ? newLoop.getStep()
-                  : rewriter.createOrFold<arith::MulIOp>(loc, newLoop.getStep(),
-                                                         index(stages - 1)));
+      distance == 1 ? newLoop.getStep()
+                    : rewriter.createOrFold<arith::MulIOp>(
+                          loc, newLoop.getStep(), index(distance)));
   for (auto [s, bufs] : llvm::zip(staged, buffers))
     copyAt(rewriter, loc, iv, fillIv, s, bufs, fillStage);
-  AsyncWaitOp::create(rewriter, loc, (stages - 1) * staged.size());
+  AsyncWaitOp::create(rewriter, loc, distance * staged.size());
   for (auto [s, bufs] : llvm::zip(staged, buffers)) {
     Value current =
         MemDescIndexOp::create(rewriter, loc, s.alloc.getType(), bufs, stage);
@@ -276,6 +330,32 @@ static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
   rewriter.setInsertionPointAfter(newLoop);
   AsyncWaitOp::create(rewriter, loc, 0);
   return success();
+}
+
+/// Leaves `products` in flight from one iteration of their loop into the
+/// next: each is issued `async`, the loop carries its result after a wait
+/// that leaves this iteration's products in flight (so the previous
+/// iteration's are done), and the loop's result is read after a wait for
+/// every product.
+static void keepProductsInFlight(RewriterBase &rewriter,
+                                 ArrayRef<WarpgroupDotOp> products) {
+  auto loop = cast<scf::ForOp>(products.front()->getParentOp());
+  Operation *yield = loop.getBody()->getTerminator();
+  int64_t pending = products.size();
+  for (WarpgroupDotOp dot : products) {
+    rewriter.modifyOpInPlace(dot, [&] { dot.setAsync(true); });
+    OpOperand &carried = *dot.getResult().use_begin();
+    unsigned position = carried.getOperandNumber();
+    rewriter.setInsertionPoint(yield);
+    auto wait = WarpgroupWaitOp::create(rewriter, dot.getLoc(), dot.getType(),
+                                        dot.getResult(), pending);
+    rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(position, wait); });
+    rewriter.setInsertionPointAfter(loop);
+    Value result = loop.getResult(position);
+    auto done = WarpgroupWaitOp::create(
+        rewriter, dot.getLoc(), result.getType(), result, /*pending=*/0);
+    rewriter.replaceAllUsesExcept(result, done.getResult(), done);
+  }
 }
 
 namespace {
@@ -305,8 +385,19 @@ struct PipelineLoadsPass
         kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
         for (scf::ForOp loop : loops) {
           SmallVector<StagedLoad> staged = stagedLoads(loop, *chipInfo);
-          if (!staged.empty())
-            (void)pipelineThroughLds(rewriter, loop, staged, *count);
+          if (staged.empty())
+            continue;
+          // With three stages or more, one buffer per tile may be kept for
+          // the products of the previous iteration still in flight.
+          SmallVector<WarpgroupDotOp> products;
+          if (*count >= 3)
+            products = asyncProducts(loop, staged);
+          unsigned distance = *count - 1 - (products.empty() ? 0 : 1);
+          if (failed(pipelineThroughLds(rewriter, loop, staged, *count,
+                                        distance)) ||
+              products.empty())
+            continue;
+          keepProductsInFlight(rewriter, products);
         }
       }
       SmallVector<tile::LoadOp> loads;

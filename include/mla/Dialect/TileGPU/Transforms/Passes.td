@@ -178,6 +178,17 @@ def TileGPUPipelineLoads : Pass<"tilegpu-pipeline-loads", "::mlir::ModuleOp"> {
     copies per iteration}`), and reads it. After the loop every copy is
     waited for.
 
+    With three stages or more, where every product of the loop is a
+    `tilegpu.warpgroup_dot` that accumulates into a loop-carried tile only
+    it reads and reads only the staged tiles or buffers the loop does not
+    write, the products stay in flight from one iteration into the next:
+    each is issued `async`, the loop carries its result through a
+    `tilegpu.warpgroup_wait` that leaves this iteration's products in
+    flight (so the previous iteration's are done), and the loop's result
+    is read after a wait for all of them. One buffer per tile is then kept
+    for the products in flight: tiles are copied S - 2 iterations ahead,
+    into the buffer read two iterations before.
+
     Before:
     ```mlir
     scf.for %t = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (...) {
