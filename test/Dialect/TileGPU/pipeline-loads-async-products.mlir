@@ -5,28 +5,32 @@
 // Three stages on sm_90, where the K loop's one product is a warpgroup
 // product accumulating into the loop-carried tile: the product stays in
 // flight into the next iteration (`async`, then a wait that leaves it in
-// flight, so the previous iteration's is done), and the copies run one
-// iteration ahead instead of two, so that the buffer a copy fills is the
-// one read two iterations before, whose product is done. After the loop,
-// a wait for every product before the result is stored.
+// flight, so the previous iteration's is done). The copies of the tiles
+// two iterations ahead then end the iteration, after that wait: the
+// buffer they fill is the one the previous iteration's product read.
+// After the loop, a wait for every product before the result is stored.
 // CHECK-LABEL: tile.kernel @gemm
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: tilegpu.local_buffer : !tilegpu.memdesc<3x128x64xbf16
 // CHECK: tilegpu.local_buffer : !tilegpu.memdesc<3x64x128xbf16
-// CHECK-COUNT-2: tilegpu.async_copy
+// CHECK-COUNT-4: tilegpu.async_copy
 // CHECK-NOT: tilegpu.async_copy
-// CHECK: scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %[[STEP:[^ ]*]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[STAGE:.*]] = %{{.*}})
-// CHECK: %[[UP:.*]] = arith.addi %[[STAGE]], %[[C1]]
-// CHECK: %[[WRAPS:.*]] = arith.cmpi uge, %[[STAGE]], %[[C2:.*]] : index
-// CHECK: %[[DOWN:.*]] = arith.subi %[[STAGE]], %[[C2]]
+// CHECK: scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[STAGE:.*]] = %[[C0]])
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[WRAPS:.*]] = arith.cmpi uge, %[[STAGE]], %[[C1]] : index
+// CHECK: %[[DOWN:.*]] = arith.subi %[[STAGE]], %[[C1]]
+// CHECK: %[[UP:.*]] = arith.addi %[[STAGE]], %[[C2]]
 // CHECK: %[[FILL:.*]] = arith.select %[[WRAPS]], %[[DOWN]], %[[UP]]
-// CHECK: %[[AHEAD:.*]] = arith.addi %[[IV]], %[[STEP]]
-// CHECK: tilegpu.memdesc_index %{{.*}}[%[[FILL]]]
-// CHECK: tilegpu.async_copy
-// CHECK: tilegpu.async_copy
+// CHECK: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[IV]], %[[C128]]
 // CHECK-NEXT: tilegpu.async_wait {pending = 2 : i64}
 // CHECK: %[[S:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %[[ACC]] {async}
 // CHECK-NEXT: %[[CARRIED:.*]] = tilegpu.warpgroup_wait %[[S]] {pending = 1 : i64}
+// CHECK-NEXT: tilegpu.memdesc_index %{{.*}}[%[[FILL]]]
+// CHECK-NEXT: tilegpu.async_copy %{{.*}}[%[[C0]], %[[AHEAD]]]
+// CHECK-NEXT: tilegpu.memdesc_index %{{.*}}[%[[FILL]]]
+// CHECK-NEXT: tilegpu.async_copy %{{.*}}[%[[AHEAD]], %[[C0]]]
 // CHECK-NEXT: scf.yield %[[CARRIED]], %{{.*}}
 // CHECK: %[[DONE:.*]] = tilegpu.warpgroup_wait %{{.*}}#0 {pending = 0 : i64}
 // CHECK: tilegpu.async_wait {pending = 0 : i64}
@@ -89,11 +93,13 @@ tile.kernel @two_stages(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<
 
 // A product whose result the iteration reads (here, scaled before it is
 // carried) must be done in its iteration: nothing stays in flight, and the
-// copies run two iterations ahead.
+// copies start the iteration.
 // CHECK-LABEL: tile.kernel @read_in_loop
 // CHECK: tilegpu.local_buffer : !tilegpu.memdesc<3x
 // CHECK-COUNT-4: tilegpu.async_copy
-// CHECK: tilegpu.async_wait {pending = 4 : i64}
+// CHECK: scf.for
+// CHECK-COUNT-2: tilegpu.async_copy
+// CHECK-NEXT: tilegpu.async_wait {pending = 4 : i64}
 // CHECK-NOT: async}
 // CHECK-NOT: tilegpu.warpgroup_wait
 // CHECK: tile.return

@@ -240,14 +240,17 @@ static SmallVector<WarpgroupDotOp> asyncProducts(scf::ForOp loop,
 }
 
 /// Buffers the tiles of `staged` in `stages` LDS buffers each, tile t in
-/// buffer t mod `stages`, and copies them `distance` iterations ahead:
-/// tiles 0 .. distance - 1 before the loop, and in each iteration tile
-/// i + distance, after which it waits for its own tile (leaving the later
-/// ones in flight) and reads it. The buffer a copy fills was last read
-/// `stages - distance` iterations before.
+/// buffer t mod `stages`, and copies them `stages - 1` iterations ahead:
+/// tiles 0 .. stages - 2 before the loop, and in each iteration tile
+/// i + stages - 1 into the buffer the previous iteration read. Iteration i
+/// waits for its own tile (leaving the later ones in flight) and reads it.
+/// The copies start the iteration, or with `fillLast` end it, where the
+/// previous iteration's reads of the buffer they fill may last into this
+/// iteration's body (products in flight, keepProductsInFlight).
 static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
                                         MutableArrayRef<StagedLoad> staged,
-                                        unsigned stages, unsigned distance) {
+                                        unsigned stages, bool fillLast) {
+  unsigned distance = stages - 1;
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   auto index = [&](int64_t v) {
@@ -312,9 +315,15 @@ static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
       distance == 1 ? newLoop.getStep()
                     : rewriter.createOrFold<arith::MulIOp>(
                           loc, newLoop.getStep(), index(distance)));
-  for (auto [s, bufs] : llvm::zip(staged, buffers))
-    copyAt(rewriter, loc, iv, fillIv, s, bufs, fillStage);
-  AsyncWaitOp::create(rewriter, loc, distance * staged.size());
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (fillLast)
+      rewriter.setInsertionPoint(yield);
+    for (auto [s, bufs] : llvm::zip(staged, buffers))
+      copyAt(rewriter, loc, iv, fillIv, s, bufs, fillStage);
+  }
+  AsyncWaitOp::create(rewriter, loc,
+                      (fillLast ? distance - 1 : distance) * staged.size());
   for (auto [s, bufs] : llvm::zip(staged, buffers)) {
     Value current =
         MemDescIndexOp::create(rewriter, loc, s.alloc.getType(), bufs, stage);
@@ -342,14 +351,21 @@ static void keepProductsInFlight(RewriterBase &rewriter,
   auto loop = cast<scf::ForOp>(products.front()->getParentOp());
   Operation *yield = loop.getBody()->getTerminator();
   int64_t pending = products.size();
+  // The waits follow the last product, ahead of the copies that end the
+  // iteration (pipelineThroughLds with fillLast).
+  Operation *last = products.front();
+  for (WarpgroupDotOp dot : products)
+    if (last->isBeforeInBlock(dot))
+      last = dot;
+  rewriter.setInsertionPointAfter(last);
   for (WarpgroupDotOp dot : products) {
     rewriter.modifyOpInPlace(dot, [&] { dot.setAsync(true); });
     OpOperand &carried = *dot.getResult().use_begin();
     unsigned position = carried.getOperandNumber();
-    rewriter.setInsertionPoint(yield);
     auto wait = WarpgroupWaitOp::create(rewriter, dot.getLoc(), dot.getType(),
                                         dot.getResult(), pending);
     rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(position, wait); });
+    OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointAfter(loop);
     Value result = loop.getResult(position);
     auto done = WarpgroupWaitOp::create(
@@ -387,14 +403,14 @@ struct PipelineLoadsPass
           SmallVector<StagedLoad> staged = stagedLoads(loop, *chipInfo);
           if (staged.empty())
             continue;
-          // With three stages or more, one buffer per tile may be kept for
-          // the products of the previous iteration still in flight.
+          // With three stages or more, the products may stay in flight
+          // into the next iteration: the copies then end each iteration,
+          // after the previous iteration's products are done.
           SmallVector<WarpgroupDotOp> products;
           if (*count >= 3)
             products = asyncProducts(loop, staged);
-          unsigned distance = *count - 1 - (products.empty() ? 0 : 1);
           if (failed(pipelineThroughLds(rewriter, loop, staged, *count,
-                                        distance)) ||
+                                        /*fillLast=*/!products.empty())) ||
               products.empty())
             continue;
           keepProductsInFlight(rewriter, products);
