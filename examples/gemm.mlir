@@ -14,16 +14,19 @@
 // in flight from one K step into the next, for 4096-cube and larger
 // products, and with two, 16x64x128 ones
 // (@gemm_bf16_bm16_bk128_align8_stages2) for 16-row ones, which
-// mla.Autotune chose on the H200 (bench/results/2026-12-06-h200-gemm-async.md).
+// mla.Autotune chose on the H200 and the H100
+// (bench/results/2026-12-06-h200-gemm-async.md).
 // `mla-compile --instances` picks others.
 // gfx950 also gets 256x256x64 blocks on 8 waves with two stages
 // (@gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2), its loop at most 2
 // other instructions per MFMA.
-// Each also comes for N and K multiples of 8 (ALIGN = 8: @gemm_bf16_align8,
-// @gemm_bf16_bm16_align8), which its launch requires: every 16-byte run of
-// a row of A or B is then inside the matrix or outside it as a whole, so the
-// GPU lowering loads it as one vector with no element-by-element path
-// beside it (gfx950's K loop: 39 instructions for 4 MFMAs, against 192).
+// Each also comes for N and K multiples of 8 and A and B 16-byte aligned
+// (ALIGN = 8: @gemm_bf16_align8, @gemm_bf16_bm16_align8), which its launch
+// requires: every 16-byte run of a row of A or B is then inside the matrix
+// or outside it as a whole, so the GPU lowering loads it as one vector
+// with no element-by-element path beside it (gfx950's K loop: 39
+// instructions for 4 MFMAs, against 192), and sm_90 copies it with
+// cp.async with no test of the source's alignment.
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s
 // RUN: mla-opt %s --tile-specialize | FileCheck %s --check-prefix=SPEC
@@ -111,6 +114,23 @@
 // RUN:   | FileCheck %s --check-prefix=LAUNCH256
 // RUN: %npytool check-gemm %t.a256.npy %t.b256.npy %t.c256.npy \
 // RUN:   | FileCheck %s --check-prefix=HOST256
+// Three and four stages (tiles copied two and three K steps ahead into
+// as many LDS buffers), on the same problem with 64x64x32 blocks: 7 K
+// steps, the last of 8 columns, and copies past K in the last ones.
+// RUN: mla-compile %s --target=gfx950-emu -o %t.950s.so \
+// RUN:   --instances=gemm_bf16:BM=64:BN=64:BK=32:ALIGN=8:STAGES=3,4
+// RUN: mla-run --target emu --module %t.950s.so \
+// RUN:   --kernel gemm_bf16_align8_stages3 \
+// RUN:   --arg a=@%t.a256.npy --arg b=@%t.b256.npy --arg c=empty:300x264 \
+// RUN:   --arg m=300 --arg n=264 --arg k=200 --save c=%t.c3.npy
+// RUN: %npytool check-gemm %t.a256.npy %t.b256.npy %t.c3.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST256
+// RUN: mla-run --target emu --module %t.950s.so \
+// RUN:   --kernel gemm_bf16_align8_stages4 \
+// RUN:   --arg a=@%t.a256.npy --arg b=@%t.b256.npy --arg c=empty:300x264 \
+// RUN:   --arg m=300 --arg n=264 --arg k=200 --save c=%t.c4.npy
+// RUN: %npytool check-gemm %t.a256.npy %t.b256.npy %t.c4.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST256
 // RUN: mla-compile %s --target=gfx950 -o %t.950.hsaco
 // RUN: %loop_mix %t.950.hsaco --max-other-per-mfma 2 --kernel stages2 \
 // RUN:   | FileCheck %s --check-prefix=MIX950
@@ -125,6 +145,17 @@
 // the 16-row one) compiles to PTX; test/Target/NVPTX/examples-cuda.test
 // runs it where a GPU is.
 // RUN: mla-compile %s --target=sm_90 --emit=asm -o - | FileCheck %s --check-prefix=PTX
+// The ALIGN = 8 instances require A and B 16-byte aligned (`a % (2 *
+// ALIGN) == 0`): the pointers are declared so, and no copy into shared
+// memory keeps the byte-by-byte path beside cp.async for an unaligned
+// source.
+// RUN: mla-compile %s --target=sm_90 --emit=asm -o - \
+// RUN:   --instances=gemm_bf16:BM=128:BN=256:BK=64:ALIGN=8:WAVES=8:STAGES=3 \
+// RUN:   | FileCheck %s --check-prefix=ALIGNED
+// ALIGNED: .param .u64 .ptr .global .align 16 gemm_bf16_bm128_bn256_bk64_align8_waves8_stages3_param_0,
+// ALIGNED-NEXT: .param .u64 .ptr .global .align 16 gemm_bf16_bm128_bn256_bk64_align8_waves8_stages3_param_1,
+// ALIGNED: cp.async.cg.shared.global
+// ALIGNED-NOT: ld.global.b8
 
 // CHECK-LABEL: tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1, WAVES: i64 = 4, STAGES: i64 = 1>
 // CHECK: scf.for
@@ -200,7 +231,9 @@ tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1,
                 tile.launch = {grid = ["cdiv(m, BM)", "cdiv(n, BN)", 1],
                                block_m = #tile.param<"BM">, block_n = #tile.param<"BN">,
                                waves = #tile.param<"WAVES">, stages = #tile.param<"STAGES">,
-                               requires = ["k % ALIGN == 0", "n % ALIGN == 0"]}} {
+                               requires = ["k % ALIGN == 0", "n % ALIGN == 0",
+                                           "a % (2 * ALIGN) == 0",
+                                           "b % (2 * ALIGN) == 0"]}} {
   %c0 = arith.constant 0 : index
   %bm = tile.param "BM" : index
   %bn = tile.param "BN" : index

@@ -15,8 +15,10 @@ int64_t HostMemoryBackend::parallelism(const KernelInfo &) const {
 }
 
 Status HostMemoryBackend::allocate(size_t bytes, void *&pointer) {
-  // Cache-line alignment, as a GPU allocator would give at least.
+  // Cache-line alignment, as a GPU allocator would give at least, and the
+  // most a kernel's requirement may ask of a pointer.
   constexpr size_t kAlignment = 64;
+  static_assert(kAlignment % kMaxPointerAlignment == 0);
   size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   pointer = std::aligned_alloc(kAlignment, rounded);
   if (!pointer)

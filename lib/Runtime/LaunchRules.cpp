@@ -15,8 +15,13 @@ LaunchExprInputs launchInputs(const std::vector<BoundArg> &args,
   inputs.scalar = [&args](llvm::StringRef name) -> std::optional<int64_t> {
     for (const BoundArg &bound : args) {
       const KernelArg &arg = *bound.arg;
-      if (arg.kind != ArgKind::Scalar || arg.name != name)
+      if (arg.name != name)
         continue;
+      // A requirement reads a pointer only as `P % C == 0` with C at most
+      // kMaxPointerAlignment (the manifest's validation), and this runtime
+      // allocates every buffer at a multiple of that: it reads as 0.
+      if (arg.kind == ArgKind::Pointer)
+        return 0;
       if (arg.type == "i32")
         return bound.scalar.i32;
       if (arg.type == "i64")

@@ -74,7 +74,7 @@ private:
   Status validateLaunch(const llvm::json::Object &json,
                         const std::string &field, KernelInfo &kernel);
   Status launchRule(const Value &expr, const std::string &field,
-                    const KernelInfo &kernel);
+                    const KernelInfo &kernel, bool requirement = false);
 
   Manifest &manifest;
 };
@@ -279,8 +279,9 @@ Status ManifestValidator::validateLaunch(const llvm::json::Object &json,
   for (size_t i = 0; requirements && i < requirements->getAsArray()->size();
        ++i) {
     const Value &condition = (*requirements->getAsArray())[i];
-    if (Status s = launchRule(
-            condition, llvm::formatv("{0}.requires[{1}]", field, i), kernel))
+    if (Status s =
+            launchRule(condition, llvm::formatv("{0}.requires[{1}]", field, i),
+                       kernel, /*requirement=*/true))
       return s;
     kernel.requirements.push_back(condition);
   }
@@ -321,22 +322,50 @@ Status ManifestValidator::validateLaunch(const llvm::json::Object &json,
   return Status::success();
 }
 
+/// Whether `expr` is ["eq", ["rem", {"arg": P}, C], 0] with C a power of
+/// two up to 64: the one way a requirement may read a pointer argument.
+static bool isAlignmentRequirement(const Value &expr) {
+  const llvm::json::Array *eq = expr.getAsArray();
+  if (!eq || eq->size() != 3 || (*eq)[0].getAsString() != "eq" ||
+      (*eq)[2].getAsInteger() != 0)
+    return false;
+  const llvm::json::Array *rem = (*eq)[1].getAsArray();
+  if (!rem || rem->size() != 3 || (*rem)[0].getAsString() != "rem" ||
+      !(*rem)[1].getAsObject())
+    return false;
+  std::optional<int64_t> divisor = (*rem)[2].getAsInteger();
+  return divisor && *divisor > 0 && *divisor <= kMaxPointerAlignment &&
+         llvm::isPowerOf2_64(*divisor);
+}
+
 /// A grid rule or requirement: an expression of the kernel's integer
-/// scalar arguments only.
+/// scalar arguments, and for a requirement, a pointer argument's alignment.
 Status ManifestValidator::launchRule(const Value &expr,
                                      const std::string &field,
-                                     const KernelInfo &kernel) {
+                                     const KernelInfo &kernel,
+                                     bool requirement) {
   std::string what;
   if (!validateLaunchExpr(expr, what))
     return error(field, what);
   if (readsGrid(expr))
     return error(field, "reads the grid, which it decides");
-  for (const std::string &name : argumentsOf(expr))
-    if (llvm::none_of(kernel.args, [&](const KernelArg &arg) {
-          return arg.kind == ArgKind::Scalar && arg.name == name &&
-                 arg.type != "f32";
-        }))
-      return error(field, "'" + name + "' is not an integer scalar argument");
+  for (const std::string &name : argumentsOf(expr)) {
+    auto arg = llvm::find_if(
+        kernel.args, [&](const KernelArg &arg) { return arg.name == name; });
+    if (arg != kernel.args.end() && arg->kind == ArgKind::Scalar &&
+        arg->type != "f32")
+      continue;
+    if (requirement && arg != kernel.args.end() &&
+        arg->kind == ArgKind::Pointer) {
+      if (isAlignmentRequirement(expr))
+        continue;
+      return error(field, "reads pointer '" + name +
+                              "' other than as 'P % C == 0', C a power of "
+                              "two up to " +
+                              std::to_string(kMaxPointerAlignment));
+    }
+    return error(field, "'" + name + "' is not an integer scalar argument");
+  }
   return Status::success();
 }
 

@@ -126,8 +126,28 @@ def _parse_kernel(path, where, value):
     return KernelInfo(symbol, parsed, tuple(size), lds, launch, instance_of)
 
 
-def _parse_rule(path, where, expr, args):
-    """A grid rule or requirement: an expression of integer scalars only."""
+# The largest alignment a requirement may ask of a pointer (`P % C == 0`);
+# mla-run allocates its buffers at a multiple of it (docs/ABI.md).
+MAX_POINTER_ALIGNMENT = 64
+
+
+def is_alignment(expr):
+    """Whether `expr` is ["eq", ["rem", {"arg": P}, C], 0], C a power of two
+    up to MAX_POINTER_ALIGNMENT: the one way a requirement reads a pointer."""
+    if not (isinstance(expr, list) and len(expr) == 3 and expr[0] == "eq"
+            and expr[2] == 0 and isinstance(expr[1], list)):
+        return False
+    rem = expr[1]
+    if not (len(rem) == 3 and rem[0] == "rem" and isinstance(rem[1], dict)):
+        return False
+    c = rem[2]
+    return (type(c) is int and 0 < c <= MAX_POINTER_ALIGNMENT
+            and c & (c - 1) == 0)
+
+
+def _parse_rule(path, where, expr, args, requirement=False):
+    """A grid rule or requirement: an expression of integer scalars, and
+    for a requirement, a pointer's alignment."""
     try:
         launch_expr.check(expr)
     except MlaError as e:
@@ -135,7 +155,13 @@ def _parse_rule(path, where, expr, args):
     _require(not launch_expr.reads_grid(expr), path, where,
              "no use of the grid, which it decides")
     integers = {a.name for a in args if a.kind == "scalar" and a.type != "f32"}
+    pointers = {a.name for a in args if a.kind != "scalar"}
     for name in launch_expr.arguments_of(expr):
+        if requirement and name in pointers:
+            _require(is_alignment(expr), path, where,
+                     f"pointer '{name}' only as 'P % C == 0', C a power of "
+                     f"two up to {MAX_POINTER_ALIGNMENT}")
+            continue
         _require(name in integers, path, where,
                  f"integer scalar arguments only, not '{name}'")
 
@@ -160,7 +186,8 @@ def _parse_launch(path, where, launch, args):
     _require(isinstance(conditions, list), path, where + ".requires",
              "a list of conditions")
     for i, condition in enumerate(conditions):
-        _parse_rule(path, f"{where}.requires[{i}]", condition, args)
+        _parse_rule(path, f"{where}.requires[{i}]", condition, args,
+                    requirement=True)
 
 
 def load_manifest(module_path):

@@ -89,8 +89,13 @@ def _launch_grid(kernel, grid, integers):
 
 
 def _check_requirements(kernel, integers):
-    """Refuses scalar arguments that break a condition the kernel states."""
-    for condition in (kernel.launch or {}).get("requires", []):
+    """Refuses arguments that break a condition the kernel states."""
+    _check_requirements_of(kernel, (kernel.launch or {}).get("requires", []),
+                           integers)
+
+
+def _check_requirements_of(kernel, conditions, integers):
+    for condition in conditions:
         try:
             holds = evaluate(condition, integers)
         except MlaError as e:
@@ -174,7 +179,7 @@ class Kernel:
         """Checks a call as __call__ does and returns it as a Launch, to be
         run (again) later."""
         values = self._bind(args, kwargs)
-        slots, tensors, integers = [], {}, {}
+        slots, tensors, integers, addresses = [], {}, {}, {}
         for arg, value in zip(self.info.args, values):
             if arg.kind == "scalar":
                 slot = scalar_slot(value, arg)
@@ -183,8 +188,10 @@ class Kernel:
             else:
                 tensors[arg.name] = tensor = self._tensor(arg, value)
                 slot = ctypes.c_void_p(tensor.address)
+                addresses[arg.name] = tensor.address
             slots.append(slot)
-        _check_requirements(self.info, integers)
+        # A requirement reads a pointer as its address (its alignment).
+        _check_requirements(self.info, {**integers, **addresses})
         sizes = _launch_grid(self.info, grid, integers)
         if 0 not in sizes:  # else nothing runs, so nothing is reached
             self._check_extents(sizes, tensors, integers)
@@ -217,6 +224,11 @@ class Launch:
         return self._array
 
     def point(self, name, address):
+        # The requirements that read the pointer (its alignment) still hold.
+        for condition in (self.kernel.info.launch or {}).get("requires", []):
+            if name in arguments_of(condition):
+                _check_requirements_of(self.kernel.info, [condition],
+                                       {name: address})
         self._slots[name].value = address
 
     def __call__(self):

@@ -31,6 +31,11 @@ constexpr int64_t kMaxLdsBytes = 1 << 20;
 
 enum class ArgKind { Pointer, Scalar };
 
+/// The largest alignment a requirement may ask of a pointer argument
+/// (`P % C == 0`); launchers that allocate the buffers, as mla-run does,
+/// allocate at a multiple of it.
+constexpr int64_t kMaxPointerAlignment = 64;
+
 /// One kernel argument, in call order.
 struct KernelArg {
   std::string name;

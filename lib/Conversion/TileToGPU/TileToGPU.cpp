@@ -9,6 +9,7 @@
 
 #include "GpuLowering.h"
 #include "mla/Conversion/Passes.h"
+#include "mla/Dialect/Tile/IR/LaunchExpr.h"
 #include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUOps.h"
 
@@ -29,6 +30,29 @@ using namespace mla::gpu;
 
 /// Creates `gpu.func @name` in `module` from `kernel`, moves the body over
 /// and records its ids; returns null (after a diagnostic) on failure.
+/// The alignment each pointer argument of `kernel` is required to have
+/// (`P % C == 0` among its launch requirements), the largest where several
+/// say.
+static llvm::StringMap<int64_t> requiredAlignments(tile::KernelOp kernel) {
+  llvm::StringMap<int64_t> alignments;
+  auto launch = kernel->getAttrOfType<DictionaryAttr>(tile::kLaunchAttrName);
+  auto conditions = launch ? launch.getAs<ArrayAttr>("requires") : nullptr;
+  if (!conditions)
+    return alignments;
+  for (auto text : conditions.getAsRange<StringAttr>()) {
+    std::string error;
+    std::optional<llvm::json::Value> condition = tile::compileLaunchExpr(
+        kernel, text.getValue(), tile::LaunchExprKind::Condition, error);
+    if (!condition)
+      continue;
+    if (auto match = tile::matchAlignmentRequirement(kernel, *condition)) {
+      int64_t &known = alignments[match->first];
+      known = std::max(known, match->second);
+    }
+  }
+  return alignments;
+}
+
 static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
                                         mlir::gpu::GPUModuleOp module,
                                         LoweringState &state) {
@@ -87,6 +111,15 @@ static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
     if (isa<tile::PtrType>(type))
       func.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
                       b.getUnitAttr());
+  // A requirement `P % C == 0` on a pointer (checked by every launcher) is
+  // its alignment, which lets LLVM fold the lowering's tests of addresses
+  // built from it (e.g. whether a copy's source is aligned for cp.async).
+  llvm::StringMap<int64_t> alignments = requiredAlignments(kernel);
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes()))
+    if (auto known = alignments.find(kernel.getArgName(i));
+        known != alignments.end())
+      func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                      b.getI64IntegerAttr(known->second));
 
   // Move the body in place of the entry block gpu.func made.
   Region &body = func.getBody();

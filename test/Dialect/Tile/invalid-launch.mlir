@@ -46,6 +46,40 @@ tile.kernel @pointer(%x: !tile.ptr<f32>)
 
 // -----
 
+// A requirement reads a pointer argument as its address only to say it is
+// aligned: 'P % C == 0', C a power of two up to 64.
+// expected-error @+1 {{'tile.launch' requires: in 'x < 16': a pointer argument ('x') may only be required to be aligned, as 'P % C == 0' with C a power of two up to 64}}
+tile.kernel @pointer_compared(%x: !tile.ptr<f32>)
+    attributes {tile.launch = {grid = [1, 1, 1], requires = ["x < 16"]}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{in 'x % 48 == 0': a pointer argument ('x') may only be required to be aligned}}
+tile.kernel @pointer_not_power_of_two(%x: !tile.ptr<f32>)
+    attributes {tile.launch = {grid = [1, 1, 1], requires = ["x % 48 == 0"]}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{in 'x % 128 == 0': a pointer argument ('x') may only be required to be aligned}}
+tile.kernel @pointer_too_aligned(%x: !tile.ptr<f32>)
+    attributes {tile.launch = {grid = [1, 1, 1], requires = ["x % 128 == 0"]}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{in 'x % (n * 16) == 0': a pointer argument ('x') may only be required to be aligned}}
+tile.kernel @pointer_by_argument(%x: !tile.ptr<f32>, %n: i32)
+    attributes {tile.launch = {grid = [1, 1, 1], requires = ["x % (n * 16) == 0"]}} {
+  tile.return
+}
+
+// -----
+
 // expected-error @+1 {{'tile.launch' grid: in 's + 1': argument 's' is a f32, not an integer scalar}}
 tile.kernel @float_arg(%s: f32) attributes {tile.launch = {grid = ["s + 1", 1, 1]}} {
   tile.return

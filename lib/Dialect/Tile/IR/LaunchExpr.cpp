@@ -23,6 +23,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <set>
 
 using namespace mlir;
 using namespace mla::tile;
@@ -83,10 +84,16 @@ public:
       : kernel(kernel), text(text), error(error) {}
 
   std::optional<json::Value> parse(LaunchExprKind kind) {
+    this->kind = kind;
     std::optional<json::Value> result =
         kind == LaunchExprKind::Size ? sum() : condition();
     if (result && (skipSpace(), pos != text.size()))
       return fail("unexpected '" + text.substr(pos).str() + "'");
+    if (result && !pointers.empty() && !isAlignment(*result))
+      return fail("a pointer argument ('" + *pointers.begin() +
+                  "') may only be required to be aligned, as 'P % C == 0' "
+                  "with C a power of two up to " +
+                  std::to_string(kMaxRequiredAlignment));
     return result;
   }
 
@@ -240,13 +247,48 @@ private:
     return json::Value(std::move(call));
   }
 
-  /// An integer scalar argument, or an integer parameter's value.
+  /// Whether `expr` reads an argument.
+  static bool readsArgument(const json::Value &expr) {
+    if (const json::Object *leaf = expr.getAsObject())
+      return leaf->get("arg");
+    if (const json::Array *list = expr.getAsArray())
+      return llvm::any_of(*list, readsArgument);
+    return false;
+  }
+
+  /// Whether `expr` is ["eq", ["rem", {"arg": P}, C], 0], P a pointer and C
+  /// a power of two up to kMaxRequiredAlignment (or an expression of
+  /// parameters, which only an instance decides).
+  bool isAlignment(const json::Value &expr) const {
+    const json::Array *eq = expr.getAsArray();
+    if (!eq || eq->size() != 3 || eq->front().getAsString() != "eq" ||
+        (*eq)[2].getAsInteger() != 0)
+      return false;
+    const json::Array *rem = (*eq)[1].getAsArray();
+    if (!rem || rem->size() != 3 || rem->front().getAsString() != "rem")
+      return false;
+    const json::Object *pointer = (*rem)[1].getAsObject();
+    std::optional<StringRef> name =
+        pointer ? pointer->getString("arg") : std::nullopt;
+    if (!name || !pointers.count(name->str()) || readsArgument((*rem)[2]))
+      return false;
+    std::optional<int64_t> divisor = (*rem)[2].getAsInteger();
+    return !divisor || (*divisor > 0 && *divisor <= kMaxRequiredAlignment &&
+                        llvm::isPowerOf2_64(*divisor));
+  }
+
+  /// An integer scalar argument, a pointer argument's address (in a
+  /// requirement), or an integer parameter's value.
   std::optional<json::Value> resolve(StringRef name) {
     for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
       if (kernel.getArgName(i) != name)
         continue;
       if (type.isInteger(32) || type.isInteger(64))
         return json::Object{{"arg", name}};
+      if (isa<PtrType>(type) && kind == LaunchExprKind::Condition) {
+        pointers.insert(name.str());
+        return json::Object{{"arg", name}};
+      }
       std::string typeName;
       llvm::raw_string_ostream os(typeName);
       type.print(os);
@@ -274,6 +316,9 @@ private:
   StringRef text;
   std::string &error;
   size_t pos = 0;
+  LaunchExprKind kind = LaunchExprKind::Size;
+  /// The pointer arguments the expression reads.
+  std::set<std::string> pointers;
 };
 } // namespace
 
@@ -322,4 +367,42 @@ std::optional<json::Value> mla::tile::compileGridEntry(KernelOp kernel,
     return std::nullopt;
   error.clear();
   return json::Value(text.getValue().str());
+}
+
+/// The type of `kernel`'s argument `name`, or null.
+static Type argumentType(KernelOp kernel, StringRef name) {
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes()))
+    if (kernel.getArgName(i) == name)
+      return type;
+  return {};
+}
+
+bool mla::tile::readsPointer(KernelOp kernel, const json::Value &expr) {
+  if (const json::Object *leaf = expr.getAsObject()) {
+    std::optional<StringRef> name = leaf->getString("arg");
+    return name && isa_and_nonnull<PtrType>(argumentType(kernel, *name));
+  }
+  if (const json::Array *list = expr.getAsArray())
+    return llvm::any_of(*list, [&](const json::Value &operand) {
+      return readsPointer(kernel, operand);
+    });
+  return false;
+}
+
+std::optional<std::pair<std::string, int64_t>>
+mla::tile::matchAlignmentRequirement(KernelOp kernel,
+                                     const json::Value &condition) {
+  const json::Array *eq = condition.getAsArray();
+  if (!eq || eq->size() != 3 || eq->front().getAsString() != "eq" ||
+      (*eq)[2].getAsInteger() != 0)
+    return std::nullopt;
+  const json::Array *rem = (*eq)[1].getAsArray();
+  if (!rem || rem->size() != 3 || rem->front().getAsString() != "rem" ||
+      !readsPointer(kernel, (*rem)[1]) || !(*rem)[1].getAsObject())
+    return std::nullopt;
+  std::optional<int64_t> divisor = (*rem)[2].getAsInteger();
+  if (!divisor)
+    return std::nullopt;
+  return std::make_pair((*rem)[1].getAsObject()->getString("arg")->str(),
+                        *divisor);
 }

@@ -125,8 +125,10 @@ struct TileAssumeRequirementsPass
         std::optional<json::Value> condition = compileLaunchExpr(
             kernel, text.getValue(), LaunchExprKind::Condition, error);
         assert(condition && "the verifier compiled every requirement");
-        // The parameters decided it (true: the verifier refuses false).
-        if (!condition->getAsInteger())
+        // The parameters decided it (true: the verifier refuses false). A
+        // pointer's alignment is stated on the argument by the lowering
+        // (matchAlignmentRequirement).
+        if (!condition->getAsInteger() && !readsPointer(kernel, *condition))
           builder.assume(*condition);
       }
     }

@@ -23,6 +23,11 @@ namespace mla::tile {
 /// Grid sizes are integer expressions; requirements are comparisons.
 enum class LaunchExprKind { Size, Condition };
 
+/// A requirement may read a pointer argument as its address, only to say
+/// it is aligned: `P % C == 0`, C a power of two up to this. mla-run
+/// allocates every buffer at a multiple of it (docs/ABI.md).
+constexpr int64_t kMaxRequiredAlignment = 64;
+
 /// The manifest expression for `text`, an expression of `kernel`'s integer
 /// scalar arguments and integer parameters, or nullopt with `error` saying
 /// what is wrong. A parameter becomes its value where the kernel is an
@@ -39,6 +44,14 @@ std::optional<llvm::json::Value> compileLaunchExpr(KernelOp kernel,
 /// only kernels with a `role` may use); nullopt with `error` set.
 std::optional<llvm::json::Value>
 compileGridEntry(KernelOp kernel, mlir::Attribute entry, std::string &error);
+
+/// Where compiled requirement `condition` of `kernel` is `P % C == 0` with
+/// P a pointer argument and C a constant: P's name and C.
+std::optional<std::pair<std::string, int64_t>>
+matchAlignmentRequirement(KernelOp kernel, const llvm::json::Value &condition);
+
+/// Whether compiled expression `expr` reads a pointer argument of `kernel`.
+bool readsPointer(KernelOp kernel, const llvm::json::Value &expr);
 
 } // namespace mla::tile
 
