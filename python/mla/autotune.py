@@ -4,7 +4,8 @@
     gemm(a, b, c, m, n, k)
 
 An Autotune is called like the kernel. For each new key (the values of
-the `key` arguments: a scalar's value, a tensor's shape and element type)
+the `key` arguments: a scalar's value, a tensor's shape and element type;
+and a tensor's alignment where it is less than an instance requires)
 it binds the call to every instance of the kernel (the manifest's
 `instance_of`), leaves out those that refuse it (a requirement that does
 not hold, an argument of another type), times the others on the given
@@ -24,6 +25,7 @@ import time
 
 from .args import integer_of
 from .errors import MlaError
+from .manifest import is_alignment
 
 WARMUP = 2
 REPETITIONS = 10
@@ -47,6 +49,38 @@ def _key_part(value):
         return [list(int(n) for n in shape), str(value.dtype)]
     raise MlaError(f"a key argument takes a number or a tensor, got "
                    f"{type(value).__name__}")
+
+
+def _address_of(value):
+    """A torch tensor's or numpy array's data address; None for others."""
+    if callable(getattr(value, "data_ptr", None)):
+        return value.data_ptr()
+    data = getattr(getattr(value, "ctypes", None), "data", None)
+    return data if isinstance(data, int) else None
+
+
+def _required_alignments(instances):
+    """Per pointer argument, the largest alignment an instance requires of
+    it (`P % C == 0`)."""
+    required = {}
+    for kernel in instances:
+        for condition in (kernel.info.launch or {}).get("requires", []):
+            if is_alignment(condition):
+                name, c = condition[1][1]["arg"], condition[1][2]
+                required[name] = max(required.get(name, 1), c)
+    return required
+
+
+def _alignment_part(named, required):
+    """The arguments of `named` whose data is less aligned than an instance
+    requires, with the alignment they have: instances refuse those, so
+    such calls get choices of their own."""
+    parts = []
+    for name, needed in sorted(required.items()):
+        address = _address_of(named.get(name))
+        if address is not None and address % needed:
+            parts.append([name, address & -address])
+    return tuple(parts)
 
 
 def _copy(value, name):
@@ -121,6 +155,7 @@ class Autotune:
             raise MlaError(f"{module.manifest.binary}: no instances of "
                            f"kernel '{kernel}' (parameterized kernels: "
                            f"{', '.join(families) or 'none'})")
+        self._alignments = _required_alignments(self.instances)
         names = {tuple(k.arg_names) for k in self.instances}
         self._names = names.pop() if len(names) == 1 else None
         for name in (*key, *restore):
@@ -204,6 +239,9 @@ class Autotune:
                 raise MlaError(f"kernel '{self.kernel}' has no argument "
                                f"'{name}'")
         key = tuple(_key_part(named.get(name)) for name in self.key)
+        misaligned = _alignment_part(named, self._alignments)
+        if misaligned:
+            key += ({"aligned": misaligned},)
         hashable = json.dumps(key)
         symbol = self.choices.get(hashable)
         if symbol is None:
