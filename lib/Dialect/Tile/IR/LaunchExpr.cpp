@@ -77,6 +77,24 @@ static json::Value makeBinary(StringRef op, json::Value lhs, json::Value rhs) {
   return json::Array{op, std::move(lhs), std::move(rhs)};
 }
 
+/// The argument name and divisor of `expr` where it has the shape
+/// ["eq", ["rem", {"arg": NAME}, DIVISOR], 0].
+static std::optional<std::pair<StringRef, const json::Value *>>
+matchRemainderIsZero(const json::Value &expr) {
+  const json::Array *eq = expr.getAsArray();
+  if (!eq || eq->size() != 3 || eq->front().getAsString() != "eq" ||
+      (*eq)[2].getAsInteger() != 0)
+    return std::nullopt;
+  const json::Array *rem = (*eq)[1].getAsArray();
+  if (!rem || rem->size() != 3 || rem->front().getAsString() != "rem")
+    return std::nullopt;
+  const json::Object *leaf = (*rem)[1].getAsObject();
+  std::optional<StringRef> name = leaf ? leaf->getString("arg") : std::nullopt;
+  if (!name)
+    return std::nullopt;
+  return std::make_pair(*name, &(*rem)[2]);
+}
+
 namespace {
 class Parser {
 public:
@@ -260,19 +278,11 @@ private:
   /// a power of two up to kMaxRequiredAlignment (or an expression of
   /// parameters, which only an instance decides).
   bool isAlignment(const json::Value &expr) const {
-    const json::Array *eq = expr.getAsArray();
-    if (!eq || eq->size() != 3 || eq->front().getAsString() != "eq" ||
-        (*eq)[2].getAsInteger() != 0)
+    auto match = matchRemainderIsZero(expr);
+    if (!match || !pointers.count(match->first.str()) ||
+        readsArgument(*match->second))
       return false;
-    const json::Array *rem = (*eq)[1].getAsArray();
-    if (!rem || rem->size() != 3 || rem->front().getAsString() != "rem")
-      return false;
-    const json::Object *pointer = (*rem)[1].getAsObject();
-    std::optional<StringRef> name =
-        pointer ? pointer->getString("arg") : std::nullopt;
-    if (!name || !pointers.count(name->str()) || readsArgument((*rem)[2]))
-      return false;
-    std::optional<int64_t> divisor = (*rem)[2].getAsInteger();
+    std::optional<int64_t> divisor = match->second->getAsInteger();
     return !divisor || (*divisor > 0 && *divisor <= kMaxRequiredAlignment &&
                         llvm::isPowerOf2_64(*divisor));
   }
@@ -392,17 +402,11 @@ bool mla::tile::readsPointer(KernelOp kernel, const json::Value &expr) {
 std::optional<std::pair<std::string, int64_t>>
 mla::tile::matchAlignmentRequirement(KernelOp kernel,
                                      const json::Value &condition) {
-  const json::Array *eq = condition.getAsArray();
-  if (!eq || eq->size() != 3 || eq->front().getAsString() != "eq" ||
-      (*eq)[2].getAsInteger() != 0)
+  auto match = matchRemainderIsZero(condition);
+  if (!match || !isa_and_nonnull<PtrType>(argumentType(kernel, match->first)))
     return std::nullopt;
-  const json::Array *rem = (*eq)[1].getAsArray();
-  if (!rem || rem->size() != 3 || rem->front().getAsString() != "rem" ||
-      !readsPointer(kernel, (*rem)[1]) || !(*rem)[1].getAsObject())
-    return std::nullopt;
-  std::optional<int64_t> divisor = (*rem)[2].getAsInteger();
+  std::optional<int64_t> divisor = match->second->getAsInteger();
   if (!divisor)
     return std::nullopt;
-  return std::make_pair((*rem)[1].getAsObject()->getString("arg")->str(),
-                        *divisor);
+  return std::make_pair(match->first.str(), *divisor);
 }
