@@ -1,6 +1,27 @@
 // RUN: mla-opt %s -split-input-file --tilegpu-assign-layouts=chip=sm_90 \
 // RUN:   --tilegpu-stage-operands --canonicalize --cse --tilegpu-warpgroup-dots \
 // RUN:   --tilegpu-pipeline-loads=chip=sm_90 --cse | FileCheck %s
+// RUN: mla-opt %s -split-input-file --tilegpu-assign-layouts=chip=sm_90 \
+// RUN:   --tilegpu-stage-operands --canonicalize --cse --tilegpu-warpgroup-dots \
+// RUN:   --tilegpu-pipeline-loads=chip=sm_90 --cse --convert-tile-to-gpu=chip=sm_90 \
+// RUN:   | FileCheck %s --check-prefix=LOWERED
+
+// Lowered for sm_90, an async product commits its group without waiting;
+// tilegpu.warpgroup_wait becomes wgmma.wait_group as inline assembly that
+// takes the accumulator's 64 registers of each thread (128x128 f32 on 256
+// threads) and gives them back (each output tied to its input), so no
+// read of them moves above it. A product waited for in its step keeps the
+// plain wait.
+// LOWERED-LABEL: gpu.func @gemm
+// LOWERED: nvvm.wgmma.commit.group.sync.aligned
+// LOWERED-NOT: nvvm.wgmma.wait.group.sync.aligned
+// LOWERED: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1;", "=f,{{(=f,)+}}0,1,{{([0-9]+,)+}}62,63"
+// LOWERED: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// LOWERED-LABEL: gpu.func @two_stages
+// LOWERED: nvvm.wgmma.commit.group.sync.aligned
+// LOWERED-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// LOWERED-NOT: llvm.inline_asm
+// LOWERED-LABEL: gpu.func @read_in_loop
 
 // Three stages on sm_90, where the K loop's one product is a warpgroup
 // product accumulating into the loop-carried tile: the product stays in
