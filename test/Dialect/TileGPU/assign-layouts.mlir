@@ -30,6 +30,49 @@ tile.kernel @softmax(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
 
 // -----
 
+// A vector loaded only to be broadcast over rows (a layer norm's weights)
+// is loaded in the slice of the tile's layout, each warp reading it whole:
+// no conversion through LDS. Loaded for another use too, it keeps a
+// blocked layout of its own and is converted for the broadcast.
+// CHECK-DAG: #[[$B:.*]] = #tilegpu.blocked<sizePerThread = [1, 4], {{.*}}, warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-DAG: #[[$W:.*]] = #tilegpu.slice<dim = 0, parent = #[[$B]]>
+// CHECK-LABEL: tile.kernel @scale_rows
+// CHECK: %[[W:.*]] = tile.load {{.*}} -> tensor<256xf32, #[[$W]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.broadcast %[[W]] dims [0] : tensor<256xf32, #[[$W]]> -> tensor<16x256xf32, #[[$B]]>
+// CHECK-LABEL: tile.kernel @scale_rows_and_store
+// CHECK: %[[W:.*]] = tile.load {{.*}} -> tensor<256xf32, #[[$V:.*]]>
+// CHECK: %[[C:.*]] = tilegpu.convert_layout %[[W]] : tensor<256xf32, #[[$V]]> -> tensor<256xf32, #[[$W]]>
+// CHECK: tile.broadcast %[[C]] dims [0]
+tile.kernel @scale_rows(%x: !tile.ptr<f32>, %w: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %in = tile.view %x sizes [16, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<16x256xf32>
+  %wv = tile.view %w sizes [256] strides [1] : !tile.ptr<f32> -> !tile.view<256xf32>
+  %t = tile.load %in[%c0, %c0] : !tile.view<16x256xf32> -> tensor<16x256xf32>
+  %wt = tile.load %wv[%c0] : !tile.view<256xf32> -> tensor<256xf32>
+  %wb = tile.broadcast %wt dims [0] : tensor<256xf32> -> tensor<16x256xf32>
+  %p = arith.mulf %t, %wb : tensor<16x256xf32>
+  %out = tile.view %y sizes [16, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<16x256xf32>
+  tile.store %p, %out[%c0, %c0] : tensor<16x256xf32>, !tile.view<16x256xf32>
+  tile.return
+}
+tile.kernel @scale_rows_and_store(%x: !tile.ptr<f32>, %w: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %in = tile.view %x sizes [16, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<16x256xf32>
+  %wv = tile.view %w sizes [256] strides [1] : !tile.ptr<f32> -> !tile.view<256xf32>
+  %t = tile.load %in[%c0, %c0] : !tile.view<16x256xf32> -> tensor<16x256xf32>
+  %wt = tile.load %wv[%c0] : !tile.view<256xf32> -> tensor<256xf32>
+  %wb = tile.broadcast %wt dims [0] : tensor<256xf32> -> tensor<16x256xf32>
+  %p = arith.mulf %t, %wb : tensor<16x256xf32>
+  %out = tile.view %y sizes [16, 256] strides [256, 1] : !tile.ptr<f32> -> !tile.view<16x256xf32>
+  tile.store %p, %out[%c0, %c0] : tensor<16x256xf32>, !tile.view<16x256xf32>
+  %wo = tile.view %y sizes [256] strides [1] : !tile.ptr<f32> -> !tile.view<256xf32>
+  tile.store %wt, %wo[%c0] : tensor<256xf32>, !tile.view<256xf32>
+  tile.return
+}
+
+// -----
+
 // A product: the chip's matrix-core layout, its operand layouts, the
 // accumulator carried by the loop in the result layout; the zero
 // accumulator is made directly in it. A's registers are runs of its rows

@@ -47,11 +47,10 @@ def python_cases(module, x, y):
         "long-grid": lambda: kernel(x, y, 1, 64, grid=(1, 1, 1, 1)),
         "index-grid": lambda: kernel(x, y, 1, 64, grid=(Index(1), 1)),
         "no-kernel": lambda: module["gemm"],
-        # The program's launch rules: grid cdiv(rows, 16), cols <= 256.
+        # The program's grid rule: cdiv(rows, 16).
         "zero-grid": lambda: kernel(x, y, 1, 64, grid=0),
         "zero-rows": lambda: kernel(x, y, 0, 64, grid=0),
         "small-grid": lambda: kernel(x, y, 37, 64, grid=2),
-        "wide": lambda: kernel(x, y, 1, 300),
         "negative-rule": lambda: kernel(x, y, -20, 64),
         # The extents (rows x cols elements of x and y) against the buffers.
         "small-y": lambda: kernel(x, array.array("f", [0.0] * 63), 1, 64,
@@ -59,6 +58,7 @@ def python_cases(module, x, y):
         "more-rows": lambda: kernel(x, y, 37, 64, grid=3),
         "negative-rows": lambda: kernel(x, y, -1, 64, grid=1),
         "exact-fit": lambda: kernel(x, y, 2, 32, grid=1),
+        "long-row": lambda: kernel(x, y, 1, 300),
     }
 
 
@@ -78,7 +78,7 @@ def numpy_cases(module, x, y):
         "numpy-float-grid": lambda: kernel(x, y, 1, 64, grid=np.float32(1)),
         "numpy-small": lambda: kernel(x, np.zeros((7, 9), np.float32),
                                       np.int32(1), 64, grid=1),
-        "numpy-wide": lambda: kernel(x, y, np.int32(1), np.int64(300)),
+        "numpy-long-row": lambda: kernel(x, y, np.int32(1), np.int64(300)),
         "numpy-small-grid": lambda: kernel(x, y, np.int64(37), 64,
                                            grid=np.int32(2)),
     }
@@ -95,7 +95,7 @@ def torch_cases(module, x, y):
         "torch-bool": lambda: kernel(x, y, torch.tensor(True), 64, grid=1),
         "torch-1d": lambda: kernel(x, y, torch.tensor([1]), 64, grid=1),
         "torch-small": lambda: kernel(x, torch.zeros(63), 1, 64, grid=1),
-        "torch-wide": lambda: kernel(x, y, 1, torch.tensor(300)),
+        "torch-long-row": lambda: kernel(x, y, 1, torch.tensor(300)),
         "torch-small-grid": lambda: kernel(x, y, torch.tensor(37), 64,
                                            grid=torch.tensor(2)),
     }

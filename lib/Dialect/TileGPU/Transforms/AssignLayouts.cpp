@@ -203,8 +203,15 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
   Operation *op = v.getDefiningOp();
   if (!op)
     return {};
-  if (auto load = dyn_cast<tile::LoadOp>(op))
+  if (auto load = dyn_cast<tile::LoadOp>(op)) {
+    // A tile loaded only to be broadcast (a layer norm's weights) is loaded
+    // in the slice layout the broadcasts need: each warp reads it whole,
+    // where a blocked load would be exchanged through LDS behind a barrier.
+    if (!load->use_empty() &&
+        llvm::all_of(load->getUsers(), llvm::IsaPred<tile::BroadcastOp>))
+      return {};
     return {defaultBlocked(load.getType()), 1};
+  }
   if (auto dequant = dyn_cast<tile::DequantMxOp>(op)) {
     // Dequantize where the packed bytes were loaded: each lane expands its
     // own bytes (two fp4 values each) without moving them.
