@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""The DSL's row kernels (examples/softmax.mlir, examples/layer_norm.mlir)
-through python/mla on torch CUDA tensors, next to torch.softmax and
-torch.nn.functional.layer_norm. For each shape mla.Autotune times the
-module's instances and keeps the fastest; its output is checked against
-float64 (filled with NaN first, so an unwritten element fails), then it
-and torch are timed behind a device-side spin (bench/timing.py). Prints
-GB/s as the bytes each must move (x read once, y written once) over the
-median time.
+"""The DSL's tutorial kernels (examples/softmax.mlir, layer_norm.mlir,
+attention.mlir) through python/mla on torch CUDA tensors, next to
+torch.softmax, torch.nn.functional.layer_norm and
+scaled_dot_product_attention on its flash backend. For each shape
+mla.Autotune times the module's instances and keeps the fastest; its
+output is checked against float64 (filled with NaN first, so an unwritten
+element fails), then it and torch are timed behind a device-side spin
+(bench/timing.py). Prints GB/s for the row kernels (x read once, y
+written once, over the median time) and TFLOP/s for attention (4 N^2 D
+per head, half of it when causal).
 
-  mla-compile examples/softmax.mlir --target=sm_90 -o build/dev/k/softmax.ptx
-  mla-compile examples/layer_norm.mlir --target=sm_90 -o build/dev/k/layer_norm.ptx
+  for k in softmax layer_norm attention; do
+    mla-compile examples/$k.mlir --target=sm_90 -o build/dev/k/$k.ptx; done
   PYTHONPATH=python python3 bench/kernels.py build/dev/k
 """
 
@@ -44,10 +46,10 @@ def time_us(call, iterations):
     return timing.time_calls([call], iterations).median_us
 
 
-def chosen(module, tuned, key, args):
-    """The instance mla.Autotune chose for `args`, after it ran them."""
+def chosen(module, tuned, args):
+    """The instance a new mla.Autotune chooses for `args`."""
     tuned(*args)
-    (symbol,) = [s for k, s in tuned.choices.items() if k == key]
+    (symbol,) = tuned.choices.values()
     return symbol, module[symbol]
 
 
@@ -55,8 +57,7 @@ def softmax(module, rows, cols, iterations):
     tuned = mla.Autotune(module, "row_softmax", key=("rows", "cols"))
     x = torch.randn(rows, cols, device="cuda") * 4
     y = torch.full_like(x, float("nan"))
-    symbol, kernel = chosen(module, tuned, f"[{rows}, {cols}]",
-                            (x, y, rows, cols))
+    symbol, kernel = chosen(module, tuned, (x, y, rows, cols))
     y.fill_(float("nan"))
     kernel(x, y, rows, cols)
     ok = check(symbol, y, torch.softmax(x.double(), dim=1))
@@ -72,8 +73,7 @@ def layer_norm(module, rows, cols, iterations):
     b = torch.randn(cols, device="cuda")
     y = torch.full_like(x, float("nan"))
     eps = 1e-5
-    symbol, kernel = chosen(module, tuned, f"[{rows}, {cols}]",
-                            (x, y, w, b, rows, cols, eps))
+    symbol, kernel = chosen(module, tuned, (x, y, w, b, rows, cols, eps))
     y.fill_(float("nan"))
     kernel(x, y, w, b, rows, cols, eps)
     expected = torch.nn.functional.layer_norm(
@@ -85,6 +85,55 @@ def layer_norm(module, rows, cols, iterations):
     return ok, symbol, ours, theirs, 2 * x.numel() * 4
 
 
+def attention(module, shape, iterations):
+    batch, heads, n, d, causal = shape
+    tuned = mla.Autotune(module, "attention",
+                         key=("q", "heads", "seq", "head_dim",
+                                             "causal"))
+    q, k, v = (torch.randn(batch, heads, n, d, device="cuda")
+               .to(torch.bfloat16) for _ in range(3))
+    o = torch.full_like(q, float("nan"))
+    scale = d ** -0.5
+    args = (q, k, v, o, batch * heads, n, d, int(causal), scale)
+    symbol, kernel = chosen(module, tuned, args)
+    o.fill_(float("nan"))
+    kernel(*args)
+    ok = check_attention(symbol, o, q, k, v, causal, scale)
+    ours = time_us(lambda: kernel(*args), iterations)
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+        theirs = time_us(lambda: torch.nn.functional.scaled_dot_product_attention(
+            q, k, v, is_causal=causal, scale=scale), iterations)
+    flops = 4 * batch * heads * n * n * d / (2 if causal else 1)
+    return ok, symbol, ours, theirs, flops
+
+
+def check_attention(name, o, q, k, v, causal, scale):
+    """Against float64, a few heads at a time (the scores of all would not
+    fit)."""
+    n = q.shape[2]
+    hidden = torch.ones(n, n, dtype=torch.bool, device="cuda").triu(1)
+    worst, bad = 0.0, 0
+    for b in range(q.shape[0]):
+        for h in range(0, q.shape[1], 8):
+            qs, ks, vs = (t[b, h:h + 8].double() for t in (q, k, v))
+            s = scale * qs @ ks.transpose(1, 2)
+            if causal:
+                s.masked_fill_(hidden, float("-inf"))
+            expected = torch.softmax(s, dim=-1) @ vs
+            error = (o[b, h:h + 8].double() - expected).abs()
+            worst = max(worst, float(error.max()))
+            bad += int((~(error <= 1e-2 + 1e-2 * expected.abs())).sum())
+    ok = bad == 0
+    print(f"  {name}: max error {worst:.2e}, {bad} outside tolerance "
+          f"(NaN included): {'PASS' if ok else 'FAIL'}")
+    return ok
+
+
+ATTENTION_SHAPES = [(4, 32, 4096, 128, True), (4, 32, 4096, 128, False),
+                    (4, 32, 4096, 64, True), (16, 16, 1024, 128, True)]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", help="folder of softmax.cubin and "
@@ -93,6 +142,7 @@ def main():
                         help="column counts, comma-separated")
     parser.add_argument("--rows", type=int, default=ROWS)
     parser.add_argument("--iters", type=int, default=20)
+    parser.add_argument("--kernels", default="softmax,layer_norm,attention")
     args = parser.parse_args()
 
     def load(stem):
@@ -102,13 +152,16 @@ def main():
                 return mla.Module(path)
         sys.exit(f"error: no {stem}.cubin or {stem}.ptx in {args.modules}")
 
+    kernels = args.kernels.split(",")
     print(f"{torch.cuda.get_device_name()}; {args.rows} rows of f32")
-    print("| kernel | rows x cols | instance | ours us | ours GB/s | "
-          "torch us | torch GB/s | ours / torch |")
+    print("| kernel | shape | instance | ours us | ours rate | "
+          "torch us | torch rate | ours / torch |")
     print("|---|---|---|---|---|---|---|---|")
     failed = False
-    for name, run, module in (("softmax", softmax, load("softmax")),
-                              ("layer_norm", layer_norm, load("layer_norm"))):
+    for name, run in (("softmax", softmax), ("layer_norm", layer_norm)):
+        if name not in kernels:
+            continue
+        module = load(name)
         for cols in (int(c) for c in args.cols.split(",")):
             try:
                 ok, symbol, ours, theirs, nbytes = run(
@@ -119,8 +172,25 @@ def main():
                 continue
             failed |= not ok
             print(f"| {name} | {args.rows}x{cols} | {symbol} | {ours:.1f} | "
-                  f"{gbs(nbytes, ours):.0f} | {theirs:.1f} | "
-                  f"{gbs(nbytes, theirs):.0f} | {theirs / ours:.2f}x |")
+                  f"{gbs(nbytes, ours):.0f} GB/s | {theirs:.1f} | "
+                  f"{gbs(nbytes, theirs):.0f} GB/s | {theirs / ours:.2f}x |")
+    if "attention" in kernels:
+        module = load("attention")
+        for shape in ATTENTION_SHAPES:
+            label = "x".join(str(x) for x in shape[:4]) + (
+                " causal" if shape[4] else "")
+            try:
+                ok, symbol, ours, theirs, flops = attention(module, shape,
+                                                            args.iters)
+            except mla.MlaError as error:
+                print(f"| attention | {label} | refused: {error} "
+                      "| | | | | |")
+                continue
+            failed |= not ok
+            print(f"| attention | {label} | {symbol} | {ours:.1f} | "
+                  f"{flops / ours / 1e6:.0f} TFLOP/s | {theirs:.1f} | "
+                  f"{flops / theirs / 1e6:.0f} TFLOP/s | "
+                  f"{theirs / ours:.2f}x |")
     sys.exit(1 if failed else 0)
 
 

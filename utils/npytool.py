@@ -12,6 +12,10 @@ Python standard library only (no NumPy).
       f32 (bf16 bits with --bf16).
   npytool.py check-gemm A.npy B.npy C.npy
       C [M, N] f32 against A [M, K] x B [K, N], bf16 bits.
+  npytool.py check-attention Q.npy K.npy V.npy O.npy --scale S [--causal]
+      O [heads, n, d] bf16 against softmax(S * Q K^T) V per head of Q, K, V
+      [heads, n, d] bf16 (key j of query i masked where j > i with
+      --causal), within 1e-2 (P and O are rounded to bf16).
   npytool.py check-scale X.npy Y.npy --by A
       Y [n] f32 against A * X [n] f32.
   npytool.py check-add X.npy Y.npy Z.npy
@@ -95,7 +99,7 @@ def from_bf16(bits):
     return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
 
 
-def check(out, ref):
+def check(out, ref, atol=ATOL, rtol=RTOL, max_rel_fro=MAX_REL_FRO):
     """Prints the summary line; returns whether the output passes."""
     err2 = ref2 = max_abs = 0.0
     outside = nans = 0
@@ -103,12 +107,12 @@ def check(out, ref):
         e = abs(y - r)
         nans += math.isnan(y)
         # Written so that a NaN counts as outside.
-        outside += not e <= ATOL + RTOL * abs(r)
+        outside += not e <= atol + rtol * abs(r)
         max_abs = e if math.isnan(e) or e > max_abs else max_abs
         err2 += e * e
         ref2 += r * r
     rel_fro = math.sqrt(err2 / ref2) if ref2 > 0 else math.sqrt(err2)
-    passed = outside == 0 and nans == 0 and rel_fro < MAX_REL_FRO
+    passed = outside == 0 and nans == 0 and rel_fro < max_rel_fro
     print("check: rel_fro=%.1e max_abs=%.1e outside_tol=%d/%d nan=%d %s" % (
         abs(rel_fro), abs(max_abs), outside, len(ref), nans,
         "PASS" if passed else "FAIL"))
@@ -162,6 +166,30 @@ def check_gemm(args):
     ref = [math.fsum(a[i * k + p] * b[p * n + j] for p in range(k))
            for i in range(m) for j in range(n)]
     return check(c, ref)
+
+
+def check_attention(args):
+    shape, q = load(args.q, "<u2", 3)
+    heads, n, d = shape
+    for path in (args.k, args.v, args.o):
+        if load(path, "<u2", 3)[0] != shape:
+            fail("%s: shape does not match q's %s" % (path, shape))
+    q, k, v, o = ([from_bf16(x) for x in load(path, "<u2", 3)[1]]
+                  for path in (args.q, args.k, args.v, args.o))
+    ref = []
+    for h in range(heads):
+        rows = [h * n * d + i * d for i in range(n)]
+        for i in range(n):
+            keys = range(i + 1 if args.causal else n)
+            s = [args.scale * math.fsum(q[rows[i] + c] * k[rows[j] + c]
+                                        for c in range(d)) for j in keys]
+            top = max(s)
+            p = [math.exp(x - top) for x in s]
+            total = math.fsum(p)
+            ref += [math.fsum(p[j] * v[rows[j] + c] for j in keys) / total
+                    for c in range(d)]
+    # P is rounded to bf16 before its product with V, O to bf16 at the end.
+    return check(o, ref, atol=1e-2, rtol=1e-2, max_rel_fro=1e-2)
 
 
 def check_scale(args):
@@ -221,6 +249,12 @@ def main():
     gemm.add_argument("b")
     gemm.add_argument("c")
     gemm.set_defaults(run=check_gemm)
+    attention = sub.add_parser("check-attention")
+    for name in ("q", "k", "v", "o"):
+        attention.add_argument(name)
+    attention.add_argument("--scale", type=float, required=True)
+    attention.add_argument("--causal", action="store_true")
+    attention.set_defaults(run=check_attention)
     scale = sub.add_parser("check-scale")
     scale.add_argument("x")
     scale.add_argument("y")
