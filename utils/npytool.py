@@ -12,6 +12,13 @@ Python standard library only (no NumPy).
       f32 (bf16 bits with --bf16).
   npytool.py check-gemm A.npy B.npy C.npy
       C [M, N] f32 against A [M, K] x B [K, N], bf16 bits.
+  npytool.py random-mxfp4 PACKED.npy SCALES.npy --rows R --k K [--seed S]
+      Random MXFP4 rows: bytes [R, K/2] (two E2M1 values each, the low
+      nibble the even element) and E8M0 scales [R, K/32] from 2^-4 to 2^4,
+      both uint8.
+  npytool.py check-mx-matmul A.npy B.npy B_SCALES.npy C.npy [--a-scales S.npy]
+      C [M, N] f32 against A [M, K] (bf16 bits; MXFP4 bytes with
+      --a-scales) times the transpose of MXFP4 B [N, K].
   npytool.py check-attention Q.npy K.npy V.npy O.npy --scale S [--causal]
       O [heads, n, d] bf16 against softmax(S * Q K^T) V per head of Q, K, V
       [heads, n, d] bf16 (key j of query i masked where j > i with
@@ -45,7 +52,11 @@ RTOL = 1e-4
 ATOL = 1e-4
 MAX_REL_FRO = 1e-5
 
-CODES = {"<f4": "f", "<u2": "H"}
+CODES = {"<f4": "f", "<u2": "H", "|u1": "B"}
+
+# E2M1 codes 0..15 (sign in bit 3).
+E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0,
+        -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0]
 
 
 def fail(message):
@@ -168,6 +179,55 @@ def check_gemm(args):
     return check(c, ref)
 
 
+def random_mxfp4(args):
+    """Random MXFP4 rows: packed bytes [rows, k/2] (low nibble the even
+    element) and E8M0 scales [rows, k/32] between 2^-4 and 2^4."""
+    if args.k % 32:
+        fail("--k %d is not a multiple of 32" % args.k)
+    rng = random.Random(args.seed)
+    save(args.packed, "|u1", (args.rows, args.k // 2),
+         [rng.randrange(256) for _ in range(args.rows * args.k // 2)])
+    save(args.scales, "|u1", (args.rows, args.k // 32),
+         [127 + rng.randrange(-4, 5) for _ in range(args.rows * args.k // 32)])
+    return True
+
+
+def mxfp4_rows(packed_path, scales_path):
+    """The float values [rows, k] of MXFP4 rows, flattened, and the shape."""
+    (rows, half), packed = load(packed_path, "|u1", 2)
+    shape, scales = load(scales_path, "|u1", 2)
+    k = 2 * half
+    if shape != (rows, k // 32) or k % 32:
+        fail("%s: shape %s, expected %s" % (scales_path, shape,
+                                             (rows, k // 32)))
+    values = []
+    for r in range(rows):
+        for c in range(k):
+            byte = packed[r * half + c // 2]
+            nibble = byte >> 4 if c % 2 else byte & 15
+            code = scales[r * (k // 32) + c // 32]
+            scale = math.nan if code == 255 else 2.0 ** (code - 127)
+            values.append(E2M1[nibble] * scale)
+    return (rows, k), values
+
+
+def check_mx_matmul(args):
+    """C [M, N] f32 against A [M, K] (bf16, or MXFP4 with --a-scales) times
+    the transpose of MXFP4 B [N, K]."""
+    if args.a_scales:
+        (m, k), a = mxfp4_rows(args.a, args.a_scales)
+    else:
+        (m, k), bits = load(args.a, "<u2", 2)
+        a = [from_bf16(v) for v in bits]
+    (n, k2), b = mxfp4_rows(args.b, args.b_scales)
+    shape, c = load(args.c, "<f4", 2)
+    if k2 != k or shape != (m, n):
+        fail("shapes %s x %s^T -> %s do not fit" % ((m, k), (n, k2), shape))
+    ref = [math.fsum(a[i * k + p] * b[j * k + p] for p in range(k))
+           for i in range(m) for j in range(n)]
+    return check(c, ref)
+
+
 def check_attention(args):
     shape, q = load(args.q, "<u2", 3)
     heads, n, d = shape
@@ -249,6 +309,20 @@ def main():
     gemm.add_argument("b")
     gemm.add_argument("c")
     gemm.set_defaults(run=check_gemm)
+    mxfp4 = sub.add_parser("random-mxfp4")
+    mxfp4.add_argument("packed")
+    mxfp4.add_argument("scales")
+    mxfp4.add_argument("--rows", type=int, required=True)
+    mxfp4.add_argument("--k", type=int, required=True)
+    mxfp4.add_argument("--seed", type=int, default=0)
+    mxfp4.set_defaults(run=random_mxfp4)
+    mx_matmul = sub.add_parser("check-mx-matmul")
+    mx_matmul.add_argument("a")
+    mx_matmul.add_argument("b")
+    mx_matmul.add_argument("b_scales")
+    mx_matmul.add_argument("c")
+    mx_matmul.add_argument("--a-scales")
+    mx_matmul.set_defaults(run=check_mx_matmul)
     attention = sub.add_parser("check-attention")
     for name in ("q", "k", "v", "o"):
         attention.add_argument(name)

@@ -116,10 +116,10 @@ tile.kernel @combine(%part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %out:
 // CANON-LABEL: tile.kernel @scaled_product
 // DECOMP-LABEL: tile.kernel @scaled_product
 // DECOMP: tile.trans %{{.*}} : tensor<32x16xi8, "L"> -> tensor<16x32xi8, "L">
-// DECOMP: tile.dequant_mx %{{.*}}, %{{.*}} : tensor<16x32xi8, "L">, tensor<16x2xf8E8M0FNU, "L"> -> tensor<16x64xf32, "L">
-// DECOMP: tile.trans %{{.*}} : tensor<16x64xf32, "L"> -> tensor<64x16xf32, "L">
-// DECOMP: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x64xf32, "L">, tensor<64x16xf32, "L"> -> tensor<16x16xf32, "L">
-// DECOMP: tile.dequant_fp8 %{{.*}}, %{{.*}} : tensor<16x64xf8E4M3FN, "L"> -> tensor<16x64xf32, "L">
+// DECOMP: tile.dequant_mx %{{.*}}, %{{.*}} : tensor<16x32xi8, "L">, tensor<16x2xf8E8M0FNU, "L"> -> tensor<16x64xbf16, "L">
+// DECOMP: tile.trans %{{.*}} : tensor<16x64xbf16, "L"> -> tensor<64x16xbf16, "L">
+// DECOMP: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x64xbf16, "L">, tensor<64x16xbf16, "L"> -> tensor<16x16xf32, "L">
+// DECOMP: tile.dequant_fp8 %{{.*}}, %{{.*}} : tensor<16x64xf8E4M3FN, "L"> -> tensor<16x64xbf16, "L">
 // PRIMS-LABEL: tile.kernel @scaled_product
 // PRIMS: tile.dequant_mx
 tile.kernel @scaled_product(%a: !tile.ptr<bf16>, %b: !tile.ptr<i8>, %bs: !tile.ptr<f8E8M0FNU>,
