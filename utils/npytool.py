@@ -12,6 +12,11 @@ Python standard library only (no NumPy).
       f32 (bf16 bits with --bf16).
   npytool.py check-gemm A.npy B.npy C.npy
       C [M, N] f32 against A [M, K] x B [K, N], bf16 bits.
+  npytool.py random-fp8 FILE --shape D0,D1,... [--seed S]
+      Random OCP e4m3 bytes (uint8) of magnitude 2^-4 to 2^4, no NaN.
+  npytool.py check-fp8-matmul A.npy B.npy C.npy --a-scale X --b-scale Y
+      C [M, N] f32 against X * Y * A [M, K] times the transpose of B [N, K],
+      both e4m3 bytes.
   npytool.py random-mxfp4 PACKED.npy SCALES.npy --rows R --k K [--seed S]
       Random MXFP4 rows: bytes [R, K/2] (two E2M1 values each, the low
       nibble the even element) and E8M0 scales [R, K/32] from 2^-4 to 2^4,
@@ -211,6 +216,43 @@ def mxfp4_rows(packed_path, scales_path):
     return (rows, k), values
 
 
+def e4m3(byte):
+    """The value of an OCP e4m3 byte (0x7F and 0xFF are NaN)."""
+    sign = -1.0 if byte & 0x80 else 1.0
+    exponent, mantissa = (byte >> 3) & 15, byte & 7
+    if exponent == 15 and mantissa == 7:
+        return math.nan
+    if exponent == 0:
+        return sign * mantissa * 2.0 ** -9
+    return sign * (1 + mantissa / 8) * 2.0 ** (exponent - 7)
+
+
+def random_fp8(args):
+    """Random e4m3 bytes of magnitude 2^-4 to 2^4 (no NaN)."""
+    shape = [int(d) for d in args.shape.split(",")]
+    rng = random.Random(args.seed)
+    save(args.file, "|u1", shape,
+         [rng.randrange(2) << 7 | rng.randrange(3 << 3, 11 << 3 | 8)
+          for _ in range(math.prod(shape))])
+    return True
+
+
+def check_fp8_matmul(args):
+    """C [M, N] f32 against a_scale * b_scale * A [M, K] times the
+    transpose of B [N, K], both e4m3."""
+    (m, k), a = load(args.a, "|u1", 2)
+    (n, k2), b = load(args.b, "|u1", 2)
+    shape, c = load(args.c, "<f4", 2)
+    if k2 != k or shape != (m, n):
+        fail("shapes %s x %s^T -> %s do not fit" % ((m, k), (n, k2), shape))
+    a = [e4m3(v) for v in a]
+    b = [e4m3(v) for v in b]
+    scale = args.a_scale * args.b_scale
+    ref = [scale * math.fsum(a[i * k + p] * b[j * k + p] for p in range(k))
+           for i in range(m) for j in range(n)]
+    return check(c, ref)
+
+
 def check_mx_matmul(args):
     """C [M, N] f32 against A [M, K] (bf16, or MXFP4 with --a-scales) times
     the transpose of MXFP4 B [N, K]."""
@@ -316,6 +358,17 @@ def main():
     mxfp4.add_argument("--k", type=int, required=True)
     mxfp4.add_argument("--seed", type=int, default=0)
     mxfp4.set_defaults(run=random_mxfp4)
+    fp8 = sub.add_parser("random-fp8")
+    fp8.add_argument("file")
+    fp8.add_argument("--shape", required=True)
+    fp8.add_argument("--seed", type=int, default=0)
+    fp8.set_defaults(run=random_fp8)
+    fp8_matmul = sub.add_parser("check-fp8-matmul")
+    for name in ("a", "b", "c"):
+        fp8_matmul.add_argument(name)
+    fp8_matmul.add_argument("--a-scale", type=float, required=True)
+    fp8_matmul.add_argument("--b-scale", type=float, required=True)
+    fp8_matmul.set_defaults(run=check_fp8_matmul)
     mx_matmul = sub.add_parser("check-mx-matmul")
     mx_matmul.add_argument("a")
     mx_matmul.add_argument("b")

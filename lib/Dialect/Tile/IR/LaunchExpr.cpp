@@ -107,7 +107,9 @@ public:
         kind == LaunchExprKind::Size ? sum() : condition();
     if (result && (skipSpace(), pos != text.size()))
       return fail("unexpected '" + text.substr(pos).str() + "'");
-    if (result && !pointers.empty() && !isAlignment(*result))
+    // `P % 1 == 0` folds to true: any pointer is aligned to 1 byte.
+    if (result && !pointers.empty() && !result->getAsInteger() &&
+        !isAlignment(*result))
       return fail("a pointer argument ('" + *pointers.begin() +
                   "') may only be required to be aligned, as 'P % C == 0' "
                   "with C a power of two up to " +
