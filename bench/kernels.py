@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """The DSL's tutorial kernels (examples/softmax.mlir, layer_norm.mlir,
-attention.mlir) through python/mla on torch CUDA tensors, next to
-torch.softmax, torch.nn.functional.layer_norm and
-scaled_dot_product_attention on its flash backend. For each shape
+attention.mlir, fp8_matmul.mlir, mx_matmul.mlir) through python/mla on
+torch CUDA tensors, next to torch.softmax, torch.nn.functional.layer_norm,
+scaled_dot_product_attention on its flash backend, torch._scaled_mm
+(cuBLAS fp8) and, for MXFP4 weights, their dequantization in torch
+followed by torch.matmul. For each shape
 mla.Autotune times the module's instances and keeps the fastest; its
 output is checked against float64 (filled with NaN first, so an unwritten
 element fails), then it and torch are timed behind a device-side spin
 (bench/timing.py). Prints GB/s for the row kernels (x read once, y
 written once, over the median time) and TFLOP/s for attention (4 N^2 D
-per head, half of it when causal).
+per head, half of it when causal) and the matmuls (2 M N K).
 
-  for k in softmax layer_norm attention; do
+  for k in softmax layer_norm attention fp8_matmul mx_matmul; do
     mla-compile examples/$k.mlir --target=sm_90 -o build/dev/k/$k.ptx; done
   PYTHONPATH=python python3 bench/kernels.py build/dev/k
 """
@@ -130,6 +132,89 @@ def check_attention(name, o, q, k, v, causal, scale):
     return ok
 
 
+E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0,
+        -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0]
+
+
+def random_e4m3(rows, cols):
+    """e4m3 values of magnitude about 2^-4 to 2^4, as the kernel's bytes."""
+    return (torch.randn(rows, cols, device="cuda") * 4).to(
+        torch.float8_e4m3fn)
+
+
+def random_mxfp4(rows, k):
+    """MXFP4 rows [rows, k]: packed bytes [rows, k/2], E8M0 scales
+    [rows, k/32] from 2^-4 to 2^4."""
+    packed = torch.randint(0, 256, (rows, k // 2), dtype=torch.uint8,
+                           device="cuda")
+    scales = torch.randint(123, 132, (rows, k // 32), dtype=torch.uint8,
+                           device="cuda")
+    return packed, scales
+
+
+def dequant_mxfp4(packed, scales):
+    """The bf16 values [rows, k] of MXFP4 rows (exact)."""
+    table = torch.tensor(E2M1, device="cuda")
+    low, high = (packed & 15).long(), (packed >> 4).long()
+    values = torch.stack((table[low], table[high]), dim=-1).flatten(1)
+    scale = torch.exp2(scales.float() - 127).repeat_interleave(32, dim=1)
+    return (values * scale).to(torch.bfloat16)
+
+
+def check_matmul(name, c, expected):
+    error = (c.double() - expected).abs()
+    bad = int((~(error <= 1e-3 * expected.abs().max())).sum())
+    ok = bad == 0
+    print(f"  {name}: max error {float(error.max()):.2e} of "
+          f"{float(expected.abs().max()):.2e}, {bad} outside 1e-3 of the "
+          f"largest (NaN included): {'PASS' if ok else 'FAIL'}")
+    return ok
+
+
+def fp8_matmul(module, shape, iterations):
+    m, n, k = shape
+    tuned = mla.Autotune(module, "fp8_matmul", key=("a", "b", "m", "n", "k"))
+    a, b = random_e4m3(m, k), random_e4m3(n, k)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    sa, sb = 0.5, 2.0
+    args = (a, b, c, m, n, k, sa, sb)
+    symbol, kernel = chosen(module, tuned, args)
+    c.fill_(float("nan"))
+    kernel(*args)
+    ok = check_matmul(symbol, c, sa * sb * (a.double() @ b.double().T))
+    ours = time_us(lambda: kernel(*args), iterations)
+    scale_a = torch.tensor(sa, device="cuda")
+    scale_b = torch.tensor(sb, device="cuda")
+    theirs = time_us(lambda: torch._scaled_mm(
+        a, b.T, scale_a=scale_a, scale_b=scale_b, out_dtype=torch.float32),
+        iterations)
+    return ok, symbol, ours, theirs, 2.0 * m * n * k, "torch._scaled_mm"
+
+
+def mx_matmul(module, shape, iterations):
+    """bf16 A against MXFP4 B; the peer dequantizes B, then cuBLAS."""
+    m, n, k = shape
+    tuned = mla.Autotune(module, "mx_matmul", key=("a", "b", "m", "n", "k"))
+    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+    b, b_scale = random_mxfp4(n, k)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    args = dict(a=a, b=b, b_scale=b_scale, c=c, m=m, n=n, k=k)
+    # The A = "mxfp4" instances take a_scale too: arguments by name.
+    tuned(**args)
+    (symbol,) = tuned.choices.values()
+    kernel = module[symbol]
+    c.fill_(float("nan"))
+    kernel(**args)
+    ok = check_matmul(symbol, c,
+                      a.double() @ dequant_mxfp4(b, b_scale).double().T)
+    ours = time_us(lambda: kernel(**args), iterations)
+    theirs = time_us(lambda: a @ dequant_mxfp4(b, b_scale).T, iterations)
+    return (ok, symbol, ours, theirs, 2.0 * m * n * k,
+            "dequantize + torch.matmul")
+
+
+MATMUL_SHAPES = [(4096, 4096, 4096), (16, 4096, 4096)]
+
 ATTENTION_SHAPES = [(4, 32, 4096, 128, True), (4, 32, 4096, 128, False),
                     (4, 32, 4096, 64, True), (16, 16, 1024, 128, True)]
 
@@ -142,7 +227,8 @@ def main():
                         help="column counts, comma-separated")
     parser.add_argument("--rows", type=int, default=ROWS)
     parser.add_argument("--iters", type=int, default=20)
-    parser.add_argument("--kernels", default="softmax,layer_norm,attention")
+    parser.add_argument("--kernels", default="softmax,layer_norm,attention,"
+                        "fp8_matmul,mx_matmul")
     args = parser.parse_args()
 
     def load(stem):
@@ -190,6 +276,23 @@ def main():
             print(f"| attention | {label} | {symbol} | {ours:.1f} | "
                   f"{flops / ours / 1e6:.0f} TFLOP/s | {theirs:.1f} | "
                   f"{flops / theirs / 1e6:.0f} TFLOP/s | "
+                  f"{theirs / ours:.2f}x |")
+    for name, run in (("fp8_matmul", fp8_matmul), ("mx_matmul", mx_matmul)):
+        if name not in kernels:
+            continue
+        module = load(name)
+        for shape in MATMUL_SHAPES:
+            label = "x".join(str(x) for x in shape)
+            try:
+                ok, symbol, ours, theirs, flops, peer = run(module, shape,
+                                                            args.iters)
+            except mla.MlaError as error:
+                print(f"| {name} | {label} | refused: {error} | | | | | |")
+                continue
+            failed |= not ok
+            print(f"| {name} | {label} | {symbol} | {ours:.1f} | "
+                  f"{flops / ours / 1e6:.0f} TFLOP/s | {theirs:.1f} | "
+                  f"{flops / theirs / 1e6:.0f} TFLOP/s ({peer}) | "
                   f"{theirs / ours:.2f}x |")
     sys.exit(1 if failed else 0)
 
