@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mla;
@@ -63,6 +64,19 @@ struct MemDescIndexLowering : GpuOpLowering<MemDescIndexOp> {
     return success();
   }
 };
+
+/// Whether the op before `op` that touches memory, past address
+/// arithmetic (the next buffer's index), is another copy: its barrier then
+/// already orders every earlier read of shared memory before `op`.
+static bool followsCopy(Operation *op) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (isa<AsyncCopyOp>(prev))
+      return true;
+    if (!isMemoryEffectFree(prev))
+      return false;
+  }
+  return false;
+}
 
 struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
   using GpuOpLowering::GpuOpLowering;
@@ -114,7 +128,7 @@ struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
 
     // Earlier readers of the buffer are done before it is overwritten; a
     // run of copies needs one barrier.
-    if (!isa_and_nonnull<AsyncCopyOp>(op->getPrevNode()))
+    if (!followsCopy(op))
       target.barrier(rewriter, loc);
     Value laneBytes = arith::MulIOp::create(rewriter, loc, ids.lane,
                                             indexConst(rewriter, loc, chunk));
