@@ -66,11 +66,12 @@ struct MemDescIndexLowering : GpuOpLowering<MemDescIndexOp> {
 };
 
 /// Whether the op before `op` that touches memory, past address
-/// arithmetic (the next buffer's index), is another copy: its barrier then
-/// already orders every earlier read of shared memory before `op`.
-static bool followsCopy(Operation *op) {
+/// arithmetic (the next buffer's index), is another copy or a wait for
+/// copies: its barrier then already orders every earlier read of shared
+/// memory before `op`.
+static bool followsBarrier(Operation *op) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (isa<AsyncCopyOp>(prev))
+    if (isa<AsyncCopyOp, AsyncWaitOp>(prev))
       return true;
     if (!isMemoryEffectFree(prev))
       return false;
@@ -128,7 +129,7 @@ struct AsyncCopyLowering : GpuOpLowering<AsyncCopyOp> {
 
     // Earlier readers of the buffer are done before it is overwritten; a
     // run of copies needs one barrier.
-    if (!followsCopy(op))
+    if (!followsBarrier(op))
       target.barrier(rewriter, loc);
     Value laneBytes = arith::MulIOp::create(rewriter, loc, ids.lane,
                                             indexConst(rewriter, loc, chunk));

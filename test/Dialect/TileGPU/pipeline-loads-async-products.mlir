@@ -114,13 +114,14 @@ tile.kernel @two_stages(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<
 
 // A product whose result the iteration reads (here, scaled before it is
 // carried) must be done in its iteration: nothing stays in flight, and the
-// copies start the iteration.
+// copies follow the wait for the iteration's own tiles.
 // CHECK-LABEL: tile.kernel @read_in_loop
 // CHECK: tilegpu.local_buffer : !tilegpu.memdesc<3x
 // CHECK-COUNT-4: tilegpu.async_copy
 // CHECK: scf.for
+// CHECK: tilegpu.async_wait {pending = 2 : i64}
 // CHECK-COUNT-2: tilegpu.async_copy
-// CHECK-NEXT: tilegpu.async_wait {pending = 4 : i64}
+// CHECK: tilegpu.warpgroup_dot
 // CHECK-NOT: async}
 // CHECK-NOT: tilegpu.warpgroup_wait
 // CHECK: tile.return

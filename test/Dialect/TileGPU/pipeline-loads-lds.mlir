@@ -117,10 +117,12 @@ tile.kernel @aligned_rows(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.pt
 }
 
 // Three stages: three buffers per tile, the first two tiles copied into
-// buffers 0 and 1 before the loop; each iteration copies the tile two
-// steps ahead into the buffer the previous iteration read ((stage + 2)
-// mod 3), waits leaving two iterations' copies (4) in flight, and
-// reads buffer `stage`; the next iteration reads stage + 1, wrapping to 0.
+// buffers 0 and 1 before the loop; each iteration waits for its own tiles
+// (leaving the next iteration's two copies in flight), then copies the
+// tile two steps ahead into the buffer the previous iteration read
+// ((stage + 2) mod 3; the wait's barrier orders those reads before the
+// copies), and reads buffer `stage`; the next iteration reads stage + 1,
+// wrapping to 0.
 // STAGES3-LABEL: tile.kernel @three_stages
 // STAGES3-DAG: %[[C0:.*]] = arith.constant 0 : index
 // STAGES3-DAG: %[[C1:.*]] = arith.constant 1 : index
@@ -143,17 +145,17 @@ tile.kernel @aligned_rows(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.pt
 // STAGES3: %[[FILL:.*]] = arith.select %[[WRAPS]], %[[DOWN]], %[[UP2]]
 // STAGES3: %[[C64:.*]] = arith.constant 64 : index
 // STAGES3: %[[AHEAD:.*]] = arith.addi %[[IV]], %[[C64]]
-// STAGES3: %[[FILL_BUF:.*]] = tilegpu.memdesc_index %[[ABUFS]][%[[FILL]]]
+// STAGES3-NEXT: tilegpu.async_wait {pending = 2 : i64}
+// STAGES3-NEXT: %[[FILL_BUF:.*]] = tilegpu.memdesc_index %[[ABUFS]][%[[FILL]]]
 // STAGES3-NEXT: tilegpu.async_copy %{{.*}}[%[[C0]], %[[AHEAD]]], %[[FILL_BUF]]
 // STAGES3: tilegpu.async_copy %{{.*}}[%[[AHEAD]], %[[C0]]]
-// STAGES3-NEXT: tilegpu.async_wait {pending = 4 : i64}
-// STAGES3: tilegpu.memdesc_index %[[ABUFS]][%[[STAGE]]]
+// STAGES3-NEXT: tilegpu.memdesc_index %[[ABUFS]][%[[STAGE]]]
 // STAGES3: scf.yield %{{.*}}, %[[NEXT]]
 // STAGES3-NEXT: }
 // STAGES3-NEXT: tilegpu.async_wait {pending = 0 : i64}
 // SM90-LABEL: tile.kernel @three_stages
 // SM90-COUNT-2: tilegpu.local_buffer : !tilegpu.memdesc<3x
-// SM90: tilegpu.async_wait {pending = 4 : i64}
+// SM90: tilegpu.async_wait {pending = 2 : i64}
 // On gfx942 the tiles are carried in registers one iteration ahead,
 // whatever the stage count.
 // NOCHIP-LABEL: tile.kernel @three_stages

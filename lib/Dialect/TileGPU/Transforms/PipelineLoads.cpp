@@ -244,12 +244,24 @@ static SmallVector<WarpgroupDotOp> asyncProducts(scf::ForOp loop,
 /// tiles 0 .. stages - 2 before the loop, and in each iteration tile
 /// i + stages - 1 into the buffer the previous iteration read. Iteration i
 /// waits for its own tile (leaving the later ones in flight) and reads it.
-/// The copies start the iteration, or with `fillLast` end it, where the
-/// previous iteration's reads of the buffer they fill may last into this
-/// iteration's body (products in flight, keepProductsInFlight).
+/// Where in the iteration the copies `stages - 1` tiles ahead are issued.
+enum class FillAt {
+  /// Before the wait for this iteration's tiles: one more tile in flight
+  /// during the wait, for a barrier of their own (two stages).
+  Start,
+  /// Right after that wait, whose barrier also orders the previous
+  /// iteration's reads of the buffer they fill before them.
+  AfterWait,
+  /// At the end, where the previous iteration's reads of the buffer they
+  /// fill may last into this iteration's body (products in flight,
+  /// keepProductsInFlight).
+  End,
+};
+
+/// The copies are placed as `fillAt` says.
 static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
                                         MutableArrayRef<StagedLoad> staged,
-                                        unsigned stages, bool fillLast) {
+                                        unsigned stages, FillAt fillAt) {
   unsigned distance = stages - 1;
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
@@ -315,15 +327,22 @@ static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
       distance == 1 ? newLoop.getStep()
                     : rewriter.createOrFold<arith::MulIOp>(
                           loc, newLoop.getStep(), index(distance)));
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    if (fillLast)
-      rewriter.setInsertionPoint(yield);
+  auto fill = [&] {
     for (auto [s, bufs] : llvm::zip(staged, buffers))
       copyAt(rewriter, loc, iv, fillIv, s, bufs, fillStage);
+  };
+  if (fillAt == FillAt::Start)
+    fill();
+  if (fillAt == FillAt::End) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(yield);
+    fill();
   }
   AsyncWaitOp::create(rewriter, loc,
-                      (fillLast ? distance - 1 : distance) * staged.size());
+                      (fillAt == FillAt::Start ? distance : distance - 1) *
+                          staged.size());
+  if (fillAt == FillAt::AfterWait)
+    fill();
   for (auto [s, bufs] : llvm::zip(staged, buffers)) {
     Value current =
         MemDescIndexOp::create(rewriter, loc, s.alloc.getType(), bufs, stage);
@@ -352,7 +371,7 @@ static void keepProductsInFlight(RewriterBase &rewriter,
   Operation *yield = loop.getBody()->getTerminator();
   int64_t pending = products.size();
   // The waits follow the last product, ahead of the copies that end the
-  // iteration (pipelineThroughLds with fillLast).
+  // iteration (pipelineThroughLds with FillAt::End).
   Operation *last = products.front();
   for (WarpgroupDotOp dot : products)
     if (last->isBeforeInBlock(dot))
@@ -405,12 +424,17 @@ struct PipelineLoadsPass
             continue;
           // With three stages or more, the products may stay in flight
           // into the next iteration: the copies then end each iteration,
-          // after the previous iteration's products are done.
+          // after the previous iteration's products are done. Else they
+          // follow the wait and share its barrier; with two stages that
+          // would leave no tile in flight during the wait.
           SmallVector<WarpgroupDotOp> products;
           if (*count >= 3)
             products = asyncProducts(loop, staged);
-          if (failed(pipelineThroughLds(rewriter, loop, staged, *count,
-                                        /*fillLast=*/!products.empty())) ||
+          FillAt fillAt = !products.empty() ? FillAt::End
+                          : *count >= 3     ? FillAt::AfterWait
+                                            : FillAt::Start;
+          if (failed(
+                  pipelineThroughLds(rewriter, loop, staged, *count, fillAt)) ||
               products.empty())
             continue;
           keepProductsInFlight(rewriter, products);
