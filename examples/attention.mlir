@@ -2,7 +2,8 @@
 // q, k, v [heads, seq, D] bf16 (heads = batch x heads, each contiguous),
 // o = softmax(sm_scale * q k^T) v in bf16, causal (key j hidden from query
 // i where j > i) when `causal` is not 0. Each instance takes one head dim
-// D (`head_dim` must be D). One program per block of BM
+// D (`head_dim` must be D), and every pointer 16-byte aligned (each row of
+// each head then is: whole 16-byte copies, no byte path). One program per block of BM
 // queries of one head (the grid rule); it holds the block's queries and
 // walks the keys in blocks of BN with tile.qk_softmax_acc (online softmax,
 // f32 state, P rounded to bf16 for its product with V). Key blocks every
@@ -112,7 +113,8 @@ tile.kernel @attention<D: i64 = 64, BM: i64 = 64, BN: i64 = 64, WAVES: i64 = 4, 
                   sm_90 = [{D = [64, 128], STAGES = [2, 3]},
                            {D = [64, 128], BM = [128], WAVES = [8], STAGES = [2, 3]}]},
                 tile.launch = {grid = ["cdiv(seq, BM)", "heads", 1],
-                               requires = ["head_dim == D"],
+                               requires = ["head_dim == D", "q % 16 == 0", "k % 16 == 0",
+                                           "v % 16 == 0", "o % 16 == 0"],
                                waves = #tile.param<"WAVES">, stages = #tile.param<"STAGES">}} {
   %c0 = arith.constant 0 : index
   %bm = tile.param "BM" : index

@@ -5,7 +5,8 @@
 // (A = "mxfp4", its scales [M, K/32]). One program per BM x BN block of C,
 // K in steps of 128 through tile.dot_scaled, which decomposes into an exact
 // dequantization to bf16 and a bf16 product. K must be a multiple of 32
-// (whole scale blocks: a launch requirement); a ragged last step is padded
+// (whole scale blocks: a launch requirement), and A and B 16-byte aligned
+// (every row then is: whole 16-byte copies); a ragged last step is padded
 // with zero bytes.
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s
@@ -85,7 +86,7 @@ tile.kernel @mx_matmul<A: str = "bf16", BM: i64 = 64, BN: i64 = 64, WAVES: i64 =
                            {A = ["bf16", "mxfp4"], BM = [16], STAGES = [2]}]},
                 tile.launch = {grid = ["cdiv(m, BM)", "cdiv(n, BN)", 1],
                                waves = #tile.param<"WAVES">, stages = #tile.param<"STAGES">,
-                               requires = ["k % 32 == 0"]}} {
+                               requires = ["k % 32 == 0", "a % 16 == 0", "b % 16 == 0"]}} {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
   %c32 = arith.constant 32 : index
