@@ -216,3 +216,45 @@ tile.kernel @splat_at_use(%x: !tile.ptr<f32>, %scale: f32, %count: i32) {
   }
   tile.return
 }
+
+// -----
+
+// A tile the products of two loops read (a query tile) is loaded in their
+// operand layout once, before the loops, on the MFMA chips, rather than
+// converted in each iteration of each loop. A warpgroup product (sm_90)
+// reads its operands from shared memory: the loops convert it there.
+// GFX950-LABEL: tile.kernel @query_in_two_loops
+// GFX950: tile.load %{{.*}}[%c0, %c0] : !tile.view<64x64xbf16> -> tensor<64x64xbf16, #[[$DOT:dot_op[0-9]*]]>
+// GFX950-NOT: tilegpu.convert_layout %{{.*}} -> tensor<64x64xbf16, #[[$DOT]]>
+// GFX942-LABEL: tile.kernel @query_in_two_loops
+// GFX942: tile.load %{{.*}}[%c0, %c0] : !tile.view<64x64xbf16> -> tensor<64x64xbf16, #[[$DOT:dot_op[0-9]*]]>
+// GFX942-NOT: tilegpu.convert_layout %{{.*}} -> tensor<64x64xbf16, #[[$DOT]]>
+// SM90-LABEL: tile.kernel @query_in_two_loops
+// SM90: %[[Q:.*]] = tile.load %{{.*}}[%c0, %c0] : !tile.view<64x64xbf16> -> tensor<64x64xbf16, #blocked{{[0-9]*}}>
+// SM90: scf.for
+// SM90: tilegpu.convert_layout %[[Q]]
+// SM90: scf.for
+// SM90: tilegpu.convert_layout %[[Q]]
+tile.kernel @query_in_two_loops(%q: !tile.ptr<bf16>, %k: !tile.ptr<bf16>, %c: !tile.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %ni = arith.index_cast %n : i32 to index
+  %qv = tile.view %q sizes [64, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<64x64xbf16>
+  %kv = tile.view %k sizes [64, %ni] strides [%ni, 1] : !tile.ptr<bf16> -> !tile.view<64x?xbf16>
+  %qt = tile.load %qv[%c0, %c0] : !tile.view<64x64xbf16> -> tensor<64x64xbf16>
+  %zero = arith.constant 0.0 : f32
+  %acc0 = tile.splat %zero : tensor<64x64xf32>
+  %acc1 = scf.for %j = %c0 to %ni step %c64 iter_args(%a = %acc0) -> tensor<64x64xf32> {
+    %kt = tile.load %kv[%c0, %j] : !tile.view<64x?xbf16> -> tensor<64x64xbf16>
+    %r = tile.dot %qt, %kt, %a : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    scf.yield %r : tensor<64x64xf32>
+  }
+  %acc2 = scf.for %j = %c0 to %ni step %c64 iter_args(%a = %acc1) -> tensor<64x64xf32> {
+    %kt = tile.load %kv[%c0, %j] : !tile.view<64x?xbf16> -> tensor<64x64xbf16>
+    %r = tile.dot %qt, %kt, %a : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    scf.yield %r : tensor<64x64xf32>
+  }
+  %cv = tile.view %c sizes [64, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<64x64xf32>
+  tile.store %acc2, %cv[%c0, %c0] : tensor<64x64xf32>, !tile.view<64x64xf32>
+  tile.return
+}

@@ -530,31 +530,51 @@ static bool readsWholeWords(const LaneMap &map, Type element) {
 /// where a prefetch into registers costs each warp its own loads, their
 /// bounds checks and copies of the carried registers.
 void LayoutAssigner::loadOperandsDirectly() {
-  SmallVector<ConvertLayoutOp> converts;
-  kernel.walk([&](ConvertLayoutOp convert) {
-    auto load = convert.getSrc().getDefiningOp<tile::LoadOp>();
-    if (!load || !load->hasOneUse() ||
-        !isa<DotOperandAttr>(convert.getType().getEncoding()))
+  // Loads converted only to one operand layout (a query tile that the
+  // products of two key loops read is converted once per use, in each
+  // iteration).
+  SmallVector<std::pair<tile::LoadOp, SmallVector<ConvertLayoutOp>>> loads;
+  kernel.walk([&](tile::LoadOp load) {
+    SmallVector<ConvertLayoutOp> converts;
+    for (Operation *user : load->getUsers()) {
+      auto convert = dyn_cast<ConvertLayoutOp>(user);
+      if (!convert || !isa<DotOperandAttr>(convert.getType().getEncoding()) ||
+          (!converts.empty() &&
+           convert.getType() != converts.front().getType()))
+        return;
+      converts.push_back(convert);
+    }
+    if (converts.empty())
+      return;
+    // A warpgroup product reads its operands from shared memory: a tile it
+    // reads in several places is stored there once per use from registers.
+    if (converts.size() > 1 &&
+        cast<DotOperandAttr>(converts.front().getType().getEncoding())
+                .getParent()
+                .getKind() == MmaKind::wgmma)
       return;
     auto loop = load->getParentOfType<scf::ForOp>();
     if (stages > 1 && loop && copiesWhole(load) &&
-        llvm::any_of(convert->getUsers(), [&](Operation *user) {
-          return isa<tile::DotOp>(user) &&
-                 user->getParentOfType<scf::ForOp>() == loop;
+        llvm::any_of(converts, [&](ConvertLayoutOp convert) {
+          return llvm::any_of(convert->getUsers(), [&](Operation *user) {
+            return isa<tile::DotOp>(user) &&
+                   user->getParentOfType<scf::ForOp>() == loop;
+          });
         }))
       return;
-    converts.push_back(convert);
+    loads.emplace_back(load, std::move(converts));
   });
-  for (ConvertLayoutOp convert : converts) {
-    auto load = convert.getSrc().getDefiningOp<tile::LoadOp>();
+  for (auto &[load, converts] : loads) {
     auto view = load.getView().getDefiningOp<tile::ViewOp>();
-    RankedTensorType type = convert.getType();
+    RankedTensorType type = converts.front().getType();
     if (!view || view.getStaticStrides().back() != 1 ||
         !readsWholeWords(getLaneMap(type), type.getElementType()))
       continue;
     setLoadLayout(load, type);
-    convert.replaceAllUsesWith(load.getResult());
-    convert.erase();
+    for (ConvertLayoutOp convert : converts) {
+      convert.replaceAllUsesWith(load.getResult());
+      convert.erase();
+    }
   }
 }
 
