@@ -239,11 +239,6 @@ static SmallVector<WarpgroupDotOp> asyncProducts(scf::ForOp loop,
   return products;
 }
 
-/// Buffers the tiles of `staged` in `stages` LDS buffers each, tile t in
-/// buffer t mod `stages`, and copies them `stages - 1` iterations ahead:
-/// tiles 0 .. stages - 2 before the loop, and in each iteration tile
-/// i + stages - 1 into the buffer the previous iteration read. Iteration i
-/// waits for its own tile (leaving the later ones in flight) and reads it.
 /// Where in the iteration the copies `stages - 1` tiles ahead are issued.
 enum class FillAt {
   /// Before the wait for this iteration's tiles: one more tile in flight
@@ -258,6 +253,11 @@ enum class FillAt {
   End,
 };
 
+/// Buffers the tiles of `staged` in `stages` LDS buffers each, tile t in
+/// buffer t mod `stages`, and copies them `stages - 1` iterations ahead:
+/// tiles 0 .. stages - 2 before the loop, and in each iteration tile
+/// i + stages - 1 into the buffer the previous iteration read. Iteration i
+/// waits for its own tile (leaving the later ones in flight) and reads it.
 /// The copies are placed as `fillAt` says.
 static LogicalResult pipelineThroughLds(RewriterBase &rewriter, scf::ForOp loop,
                                         MutableArrayRef<StagedLoad> staged,
