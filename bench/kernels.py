@@ -48,9 +48,9 @@ def time_us(call, iterations):
     return timing.time_calls([call], iterations).median_us
 
 
-def chosen(module, tuned, args):
-    """The instance a new mla.Autotune chooses for `args`."""
-    tuned(*args)
+def chosen(module, tuned, args=(), kwargs=None):
+    """The instance a new mla.Autotune chooses for the call."""
+    tuned(*args, **(kwargs or {}))
     (symbol,) = tuned.choices.values()
     return symbol, module[symbol]
 
@@ -200,9 +200,7 @@ def mx_matmul(module, shape, iterations):
     c = torch.full((m, n), float("nan"), device="cuda")
     args = dict(a=a, b=b, b_scale=b_scale, c=c, m=m, n=n, k=k)
     # The A = "mxfp4" instances take a_scale too: arguments by name.
-    tuned(**args)
-    (symbol,) = tuned.choices.values()
-    kernel = module[symbol]
+    symbol, kernel = chosen(module, tuned, kwargs=args)
     c.fill_(float("nan"))
     kernel(**args)
     ok = check_matmul(symbol, c,

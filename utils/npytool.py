@@ -171,6 +171,16 @@ def check_softmax(args):
     return check(y, softmax_rows(x, rows, cols))
 
 
+def product(a, b, m, n, k, b_strides, scale=1.0):
+    """scale * A [M, K] times B [K, N] in float64, flattened; element
+    (p, j) of B is b[p * b_strides[0] + j * b_strides[1]] ((1, K) for a B
+    stored transposed, [N, K])."""
+    row, col = b_strides
+    return [scale * math.fsum(a[i * k + p] * b[p * row + j * col]
+                              for p in range(k))
+            for i in range(m) for j in range(n)]
+
+
 def check_gemm(args):
     (m, k), a = load(args.a, "<u2", 2)
     (k2, n), b = load(args.b, "<u2", 2)
@@ -179,9 +189,7 @@ def check_gemm(args):
         fail("shapes %s x %s -> %s do not fit" % ((m, k), (k2, n), shape))
     a = [from_bf16(v) for v in a]
     b = [from_bf16(v) for v in b]
-    ref = [math.fsum(a[i * k + p] * b[p * n + j] for p in range(k))
-           for i in range(m) for j in range(n)]
-    return check(c, ref)
+    return check(c, product(a, b, m, n, k, b_strides=(n, 1)))
 
 
 def random_mxfp4(args):
@@ -247,10 +255,8 @@ def check_fp8_matmul(args):
         fail("shapes %s x %s^T -> %s do not fit" % ((m, k), (n, k2), shape))
     a = [e4m3(v) for v in a]
     b = [e4m3(v) for v in b]
-    scale = args.a_scale * args.b_scale
-    ref = [scale * math.fsum(a[i * k + p] * b[j * k + p] for p in range(k))
-           for i in range(m) for j in range(n)]
-    return check(c, ref)
+    return check(c, product(a, b, m, n, k, b_strides=(1, k),
+                            scale=args.a_scale * args.b_scale))
 
 
 def check_mx_matmul(args):
@@ -265,9 +271,7 @@ def check_mx_matmul(args):
     shape, c = load(args.c, "<f4", 2)
     if k2 != k or shape != (m, n):
         fail("shapes %s x %s^T -> %s do not fit" % ((m, k), (n, k2), shape))
-    ref = [math.fsum(a[i * k + p] * b[j * k + p] for p in range(k))
-           for i in range(m) for j in range(n)]
-    return check(c, ref)
+    return check(c, product(a, b, m, n, k, b_strides=(1, k)))
 
 
 def check_attention(args):
