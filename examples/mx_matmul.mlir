@@ -3,8 +3,12 @@
 // low nibble the even k, as [N, K/2] bytes, and one E8M0 scale per 32
 // values of K, [N, K/32]) and A in bf16 (A = "bf16") or MXFP4 as B
 // (A = "mxfp4", its scales [M, K/32]). One program per BM x BN block of C,
-// K in steps of 128 through tile.dot_scaled, which decomposes into an exact
-// dequantization to bf16 and a bf16 product. K must be a multiple of 32
+// K in steps of 128 through tile.dot_scaled. gfx950 multiplies two MXFP4
+// operands with its scaled MFMA (v_mfma_scale_f32_16x16x128_f8f6f4: each
+// lane gives 16 bytes of each operand and their scales, loaded straight
+// into registers); everywhere else, and for a bf16 A, the product
+// decomposes into an exact dequantization to bf16 and a bf16 product.
+// K must be a multiple of 32
 // (whole scale blocks: a launch requirement), and A and B 16-byte aligned
 // (every row then is: whole 16-byte copies); a ragged last step is padded
 // with zero bytes.
@@ -41,11 +45,27 @@
 // RUN: %{check_bf16} %t.c.npy | FileCheck %s --check-prefix=PASS
 // RUN: mla-run --target emu --module %t.950.so %{fp4} --save c=%t.c.npy
 // RUN: %{check_fp4} %t.c.npy | FileCheck %s --check-prefix=PASS
+// The scaled MFMA with 16-row blocks (one instruction a wave, no K split).
+// RUN: mla-compile %s --target=gfx950-emu --instances=mx_matmul:A=mxfp4:BM=16 \
+// RUN:   -o %t.950bm16.so
+// RUN: mla-run --target emu --module %t.950bm16.so --kernel mx_matmul_mxfp4_bm16 \
+// RUN:   --arg a=@%t.ap.npy --arg a_scale=@%t.as.npy --arg b=@%t.bp.npy \
+// RUN:   --arg b_scale=@%t.bs.npy --arg c=empty:70x90 --arg m=70 --arg n=90 \
+// RUN:   --arg k=224 --save c=%t.c.npy
+// RUN: %{check_fp4} %t.c.npy | FileCheck %s --check-prefix=PASS
 // RUN: mla-compile %s --target=gfx942-emu -o %t.942.so
 // RUN: mla-run --target emu --module %t.942.so %{bf16} --save c=%t.c.npy
 // RUN: %{check_bf16} %t.c.npy | FileCheck %s --check-prefix=PASS
 // RUN: mla-run --target emu --module %t.942.so %{fp4} --save c=%t.c.npy
 // RUN: %{check_fp4} %t.c.npy | FileCheck %s --check-prefix=PASS
+//
+// gfx950's MXFP4 loop: per K step of 128 and wave, four scaled MFMAs on
+// 16-byte loads of the packed operands (their rows are whole 16-byte runs,
+// K / 2 bytes with K % 32 == 0) and one byte of scale each.
+// RUN: mla-compile %s --target=gfx950 -o %t.950.hsaco
+// RUN: %loop_mix %t.950.hsaco --kernel mx_matmul_mxfp4 | FileCheck %s --check-prefix=MIX950
+// RUN: mla-compile %s --target=gfx950 --emit=asm --instances=mx_matmul:A=mxfp4 -o - \
+// RUN:   | FileCheck %s --check-prefix=GFX950
 //
 // The NVIDIA lowering: bf16 warpgroup products of the dequantized tiles.
 // RUN: mla-compile %s --target=sm_90 --emit=asm --instances=mx_matmul:A=mxfp4 -o - \
@@ -60,6 +80,12 @@
 // LAUNCH: run: target=host kernel=mx_matmul grid=2x2x1
 // PASS: check: {{.*}} nan=0 PASS
 // WHOLE-BLOCKS: mla-run: error: kernel 'mx_matmul': requires k % 32 == 0, got k = 200
+// MIX950: {{^}}mx_matmul_mxfp4 {{0x[0-9a-f]+}} {{[0-9]+}} 4 0 0 0 0 0 8 0 {{.*}} - dwordx4:4,ubyte:4{{$}}
+// GFX950-LABEL: {{^}}mx_matmul_mxfp4:
+// GFX950-NOT: buffer_load_ushort
+// GFX950-COUNT-4: v_mfma_scale_f32_16x16x128_f8f6f4 {{.*}} cbsz:4 blgp:4
+// GFX950-NOT: v_mfma
+// GFX950: s_endpgm
 // PTX-LABEL: .visible .entry mx_matmul_mxfp4(
 // PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // PTX: st.global

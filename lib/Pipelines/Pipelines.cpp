@@ -4,6 +4,7 @@
 #include "mla/Conversion/Passes.h"
 #include "mla/Dialect/Tile/Transforms/Passes.h"
 #include "mla/Dialect/TileGPU/Transforms/Passes.h"
+#include "mla/Support/Chips.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -27,12 +28,15 @@ void mla::addSpecializePass(OpPassManager &pm,
 }
 
 void mla::buildTileToPrimitivesPipeline(OpPassManager &pm,
-                                        Specialize specialize) {
+                                        Specialize specialize,
+                                        bool keepScaledFp4) {
   // Every later pass sees ordinary kernels with static tiles.
   if (specialize == Specialize::Yes)
     addSpecializePass(pm);
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(tile::createTileDecompose());
+  tile::TileDecomposeOptions decompose;
+  decompose.keepScaledFp4 = keepScaledFp4;
+  pm.addPass(tile::createTileDecompose(decompose));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
@@ -88,7 +92,8 @@ static void addKernelCleanup(OpPassManager &kernels) {
 void mla::buildTileToGpuPipeline(OpPassManager &pm,
                                  const GpuPipelineOptions &options,
                                  Specialize specialize) {
-  buildTileToPrimitivesPipeline(pm, specialize);
+  const Chip *chip = lookupChip(options.chip.getValue());
+  buildTileToPrimitivesPipeline(pm, specialize, chip && chip->scaledFp4Mma);
   // Not on the host: its buffer deallocation refuses ops whose memory
   // effects it does not know, llvm.intr.assume among them.
   pm.addPass(tile::createTileAssumeRequirements());

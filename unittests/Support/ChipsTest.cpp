@@ -47,6 +47,9 @@ TEST(Chips, KnownFacts) {
   EXPECT_EQ(lookupChip("gfx950")->fp8, Fp8Encoding::OCP);
   EXPECT_EQ(lookupChip("gfx942")->ldsBytes, 64 * 1024);
   EXPECT_EQ(lookupChip("gfx950")->ldsBytes, 160 * 1024);
+  EXPECT_TRUE(lookupChip("gfx950")->scaledFp4Mma);
+  EXPECT_FALSE(lookupChip("gfx942")->scaledFp4Mma);
+  EXPECT_FALSE(lookupChip("sm_90")->scaledFp4Mma);
 }
 
 TEST(Chips, ListChipsSaysWhichWereExpected) {

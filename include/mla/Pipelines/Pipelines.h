@@ -26,9 +26,11 @@ void addSpecializePass(mlir::OpPassManager &pm,
 enum class Specialize { Yes, No };
 
 /// Specialize parameterized kernels, canonicalize, decompose high-level tile
-/// ops into primitives, clean up.
+/// ops into primitives, clean up. `keepScaledFp4` keeps the block-scaled fp4
+/// products a chip multiplies itself.
 void buildTileToPrimitivesPipeline(mlir::OpPassManager &pm,
-                                   Specialize specialize = Specialize::Yes);
+                                   Specialize specialize = Specialize::Yes,
+                                   bool keepScaledFp4 = false);
 
 /// Everything from the tile dialect to the LLVM dialect for the host: one
 /// C-callable function per kernel (docs/ABI.md).

@@ -44,6 +44,9 @@ struct Chip {
   /// Whether 64-row products of 16-bit operands run on whole warpgroups
   /// (sm_90a's wgmma, operands read from shared memory).
   bool warpgroupMma;
+  /// Whether the matrix cores multiply packed fp4 operands under E8M0
+  /// block scales themselves (CDNA4's v_mfma_scale_f32_*_f8f6f4).
+  bool scaledFp4Mma;
   Fp8Encoding fp8;
   /// Compute units (SMs) of the part the chip ships in; the HIP runtime
   /// plans with it because device property layouts vary across ROCm

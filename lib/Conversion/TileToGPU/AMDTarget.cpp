@@ -87,10 +87,13 @@ public:
   }
 
   bool hasMma(MmaAttr mma, Type element) const override {
+    unsigned m = mma.getInstrM(), k = mma.getInstrK();
+    if (isa<Float4E2M1FNType>(element))
+      return mma.getKind() == MmaKind::mfma && info.scaledFp4Mma &&
+             ((m == 16 && k == 128) || (m == 32 && k == 64));
     if (mma.getKind() != MmaKind::mfma ||
         (!element.isBF16() && !element.isF16()))
       return false;
-    unsigned m = mma.getInstrM(), k = mma.getInstrK();
     // CDNA3 has the K = 16 (16x16) and K = 8 (32x32) shapes; CDNA4 adds
     // twice the K.
     bool base = (m == 16 && k == 16) || (m == 32 && k == 8);
@@ -103,6 +106,18 @@ public:
     return amdgpu::MFMAOp::create(b, loc, acc.getType(), mma.getInstrM(),
                                   mma.getInstrN(), mma.getInstrK(),
                                   /*blocks=*/1, a, bv, acc)
+        .getResult();
+  }
+
+  /// cbsz = blgp = 4 (fp4) follow from the operand types; the scales are
+  /// byte 0 of their registers.
+  Value scaledMma(OpBuilder &b, Location loc, MmaAttr mma, Value a,
+                  Value aScale, Value bv, Value bScale,
+                  Value acc) const override {
+    return amdgpu::ScaledMFMAOp::create(b, loc, acc.getType(), mma.getInstrM(),
+                                        mma.getInstrN(), mma.getInstrK(), a, bv,
+                                        acc, aScale, bScale,
+                                        /*scalesIdxA=*/0, /*scalesIdxB=*/0)
         .getResult();
   }
 

@@ -216,6 +216,81 @@ struct DotLowering : GpuOpLowering<tile::DotOp> {
 } // namespace
 
 namespace {
+/// A product of two block-scaled fp4 operands on the chip's scaled
+/// instruction: per instruction each lane gives 16 bytes (32 values of K)
+/// of each operand and the E8M0 scale of those 32 values, as the operand
+/// layouts, coarsened to bytes and to scale blocks, placed them.
+struct DotScaledLowering : GpuOpLowering<tile::DotScaledOp> {
+  using GpuOpLowering::GpuOpLowering;
+  LogicalResult
+  matchAndRewrite(tile::DotScaledOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto mma = dyn_cast_if_present<MmaAttr>(op.getType().getEncoding());
+    Type fp4 = rewriter.getType<Float4E2M1FNType>();
+    if (!mma || !op.getLhsScale() || !op.getRhsScale())
+      return op.emitOpError("needs a matrix-core result layout and two "
+                            "scaled operands");
+    if (mma.getWarpsK() > 1 || !state.target.hasMma(mma, fp4))
+      return op.emitOpError()
+             << state.target.chip().name << " has no scaled "
+             << stringifyMmaKind(mma.getKind()) << " instruction of "
+             << mma.getInstrM() << "x" << mma.getInstrN() << "x"
+             << mma.getInstrK() << " for fp4 operands";
+    Location loc = op.getLoc();
+    int64_t bytes = mma.getKWidth() / 2;
+    RegisterBlocks a = blocksOf(getLaneMap(op.getLhs().getType()),
+                                /*innerDim=*/1, bytes);
+    RegisterBlocks b = blocksOf(getLaneMap(op.getRhs().getType()),
+                                /*innerDim=*/0, bytes);
+    RegisterBlocks as = blocksOf(getLaneMap(op.getLhsScale().getType()),
+                                 /*innerDim=*/1, 1);
+    RegisterBlocks bs = blocksOf(getLaneMap(op.getRhsScale().getType()),
+                                 /*innerDim=*/1, 1);
+    RegisterBlocks d = blocksOf(getLaneMap(op.getType()), /*innerDim=*/1,
+                                instructionRegisters(mma, 2));
+    if (a.inner != b.inner || as.inner != a.inner || bs.inner != a.inner ||
+        a.outer != d.outer || as.outer != d.outer || b.outer != d.inner ||
+        bs.outer != d.inner)
+      return op.emitOpError("operand layouts do not match the result's "
+                            "instruction blocks");
+    auto values = [&](Value registers, int64_t block) -> Value {
+      Value packed =
+          getRegisters(rewriter, loc, registers, block * bytes, bytes);
+      return vector::BitCastOp::create(
+          rewriter, loc, VectorType::get({2 * bytes}, fp4), packed);
+    };
+    SmallVector<Value> accs;
+    for (int64_t mi = 0; mi < d.outer; ++mi) {
+      for (int64_t ni = 0; ni < d.inner; ++ni) {
+        Value acc = getRegisters(rewriter, loc, adaptor.getAcc(),
+                                 (mi * d.inner + ni) * d.perInstr, d.perInstr);
+        for (int64_t k = 0; k < a.inner; ++k) {
+          Value av = values(adaptor.getLhs(), mi * a.inner + k);
+          Value bv = values(adaptor.getRhs(), ni * b.inner + k);
+          Value aScale = getRegister(rewriter, loc, adaptor.getLhsScale(),
+                                     mi * a.inner + k);
+          Value bScale = getRegister(rewriter, loc, adaptor.getRhsScale(),
+                                     ni * b.inner + k);
+          acc = state.target.scaledMma(rewriter, loc, mma, av, aScale, bv,
+                                       bScale, acc);
+        }
+        accs.push_back(acc);
+      }
+    }
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(registerType(op.getType())));
+    for (auto [i, acc] : llvm::enumerate(accs))
+      result = vector::InsertStridedSliceOp::create(
+          rewriter, loc, acc, result,
+          ArrayRef<int64_t>{static_cast<int64_t>(i) * d.perInstr},
+          ArrayRef<int64_t>{1});
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+namespace {
 /// A warpgroup product: each warpgroup issues, for each 64 x n block of
 /// the result it holds (the `wgmma` lane map's register blocks: columns,
 /// then rows), one instruction per 16 of K, all between one fence and one
@@ -369,6 +444,6 @@ struct WarpgroupWaitLowering : GpuOpLowering<WarpgroupWaitOp> {
 void mla::gpu::populateDotPatterns(GpuTypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    LoweringState &state) {
-  patterns.add<DotLowering, WarpgroupDotLowering, WarpgroupWaitLowering>(
-      converter, patterns.getContext(), state);
+  patterns.add<DotLowering, DotScaledLowering, WarpgroupDotLowering,
+               WarpgroupWaitLowering>(converter, patterns.getContext(), state);
 }

@@ -10,6 +10,11 @@
 using namespace mlir;
 using namespace mla;
 
+Value GpuTarget::scaledMma(OpBuilder &, Location, tilegpu::MmaAttr, Value,
+                           Value, Value, Value, Value) const {
+  llvm_unreachable("asked for a scaled product that hasMma refused");
+}
+
 Value GpuTarget::shuffleXor(OpBuilder &b, Location loc, Value value,
                             unsigned mask, unsigned) const {
   Value offset = arith::ConstantIntOp::create(b, loc, mask, 32);

@@ -1,4 +1,19 @@
 // RUN: mla-opt %s -tile-decompose -split-input-file | FileCheck %s
+// RUN: mla-opt %s -tile-decompose=keep-scaled-fp4 -split-input-file \
+// RUN:   | FileCheck %s --check-prefix=KEEP
+//
+// keep-scaled-fp4 (gfx950, whose scaled MFMA takes them) keeps only the
+// products of two block-scaled fp4 operands.
+// KEEP-LABEL: func @bf16_times_fp4
+// KEEP: tile.dequant_mx
+// KEEP-NOT: tile.dot_scaled
+// KEEP-LABEL: func @mxfp8_times_fp8
+// KEEP-NOT: tile.dot_scaled
+// KEEP-LABEL: func @fp4_times_fp4
+// KEEP-NOT: tile.dequant_mx
+// KEEP: tile.dot_scaled
+// KEEP-LABEL: func @fp8_times_bf16
+// KEEP-NOT: tile.dot_scaled
 
 // The rhs is blocked along K (dim 0): dequantize it K-last and turn it back.
 // bf16 holds every fp4 value under any E8M0 scale exactly: the product is

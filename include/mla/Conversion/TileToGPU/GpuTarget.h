@@ -55,6 +55,14 @@ public:
                           tilegpu::MmaAttr mma, mlir::Value a, mlir::Value bv,
                           mlir::Value acc) const = 0;
 
+  /// One scaled matrix-core instruction (`hasMma` for f4E2M1FN operands):
+  /// `acc + (a * 2^aScale) * (b * 2^bScale)` for one lane's 32 fp4 values
+  /// of each operand (`vector<32xf4E2M1FN>`) and their E8M0 scales.
+  virtual mlir::Value scaledMma(mlir::OpBuilder &b, mlir::Location loc,
+                                tilegpu::MmaAttr mma, mlir::Value a,
+                                mlir::Value aScale, mlir::Value bv,
+                                mlir::Value bScale, mlir::Value acc) const;
+
   /// Global memory through a base pointer (`!llvm.ptr<1>`) whose first
   /// `numBytes` bytes may be accessed.
   ///

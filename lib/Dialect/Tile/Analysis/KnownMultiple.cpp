@@ -69,6 +69,21 @@ static int64_t knownMultiple(Value value, int depth) {
       std::optional<int64_t> shift = getConstantIntValue(def->getOperand(1));
       if (shift && *shift >= 0 && *shift < 31)
         known = std::min(kMost, of(def->getOperand(0)) << *shift);
+    } else if (isa_and_nonnull<arith::DivUIOp, arith::DivSIOp, arith::ShRUIOp,
+                               arith::ShRSIOp>(def)) {
+      // A multiple of 2^a divided by 2^b <= 2^a is exact: a multiple of
+      // 2^(a - b) (K / 2 bytes of packed fp4 rows when K % 32 == 0).
+      std::optional<int64_t> c = getConstantIntValue(def->getOperand(1));
+      int64_t divisor = 0;
+      if (c && isa<arith::DivUIOp, arith::DivSIOp>(def) && *c > 0 &&
+          llvm::isPowerOf2_64(*c))
+        divisor = *c;
+      else if (c && isa<arith::ShRUIOp, arith::ShRSIOp>(def) && *c >= 0 &&
+               *c < 31)
+        divisor = int64_t(1) << *c;
+      int64_t dividend = of(def->getOperand(0));
+      if (divisor && dividend >= divisor)
+        known = dividend == kMost ? kMost : dividend / divisor;
     } else if (isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MinSIOp,
                                arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
                    def))

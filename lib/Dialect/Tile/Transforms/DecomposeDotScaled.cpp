@@ -61,7 +61,27 @@ static LogicalResult decomposeDotScaled(DotScaledOp op,
   return success();
 }
 
-void mla::tile::populateDecomposeDotScaledPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add(decomposeDotScaled);
+/// Whether `operand` is packed fp4 under E8M0 block scales.
+static bool isScaledFp4(Value operand, Value scale) {
+  return scale && TileBuilder::typeOf(operand).getElementType().isInteger(8);
+}
+
+namespace {
+struct DecomposeDotScaled : OpRewritePattern<DotScaledOp> {
+  DecomposeDotScaled(MLIRContext *ctx, bool keepScaledFp4)
+      : OpRewritePattern(ctx), keepScaledFp4(keepScaledFp4) {}
+  LogicalResult matchAndRewrite(DotScaledOp op,
+                                PatternRewriter &rewriter) const override {
+    if (keepScaledFp4 && isScaledFp4(op.getLhs(), op.getLhsScale()) &&
+        isScaledFp4(op.getRhs(), op.getRhsScale()))
+      return failure();
+    return decomposeDotScaled(op, rewriter);
+  }
+  bool keepScaledFp4;
+};
+} // namespace
+
+void mla::tile::populateDecomposeDotScaledPatterns(RewritePatternSet &patterns,
+                                                   bool keepScaledFp4) {
+  patterns.add<DecomposeDotScaled>(patterns.getContext(), keepScaledFp4);
 }

@@ -15,11 +15,12 @@ using namespace mla::tile;
 namespace {
 struct TileDecomposePass
     : mla::tile::impl::TileDecomposeBase<TileDecomposePass> {
+  using TileDecomposeBase::TileDecomposeBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateDecomposeQKSoftmaxAccPatterns(patterns);
     populateDecomposeSplitReducePatterns(patterns);
-    populateDecomposeDotScaledPatterns(patterns);
+    populateDecomposeDotScaledPatterns(patterns, keepScaledFp4);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

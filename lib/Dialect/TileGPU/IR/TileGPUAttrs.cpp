@@ -153,8 +153,9 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   bool known = false;
   switch (kind) {
   case MmaKind::mfma:
-    known = (m == 16 && n == 16 && (k == 16 || k == 32)) ||
-            (m == 32 && n == 32 && (k == 8 || k == 16));
+    // The last K of each is the scaled MFMA's (fp4 operands).
+    known = (m == 16 && n == 16 && (k == 16 || k == 32 || k == 128)) ||
+            (m == 32 && n == 32 && (k == 8 || k == 16 || k == 64));
     break;
   case MmaKind::mma_sync:
     known = m == 16 && n == 8 && k == 16;

@@ -83,6 +83,27 @@ private:
   void decideDefaults();
   LogicalResult rewrite();
   void loadOperandsDirectly();
+  /// Whether `dot` multiplies two block-scaled fp4 operands on a chip whose
+  /// matrix cores take them.
+  bool isScaledFp4Product(tile::DotScaledOp dot) const {
+    auto packedFp4 = [](Value operand, Value scale) {
+      return scale && tileType(operand).getElementType().isInteger(8);
+    };
+    return chip.scaledFp4Mma && packedFp4(dot.getLhs(), dot.getLhsScale()) &&
+           packedFp4(dot.getRhs(), dot.getRhsScale());
+  }
+  /// Gives `product` (a tile.dot or tile.dot_scaled of result group
+  /// layout `group`) the result layout `mma` of its own instruction: the
+  /// accumulator converted to it, the result converted back where they
+  /// differ (products of one group may each lay out their own result, e.g.
+  /// warps that split one's K and not another's).
+  void produceProduct(OpBuilder &b, Operation *product, OpOperand &acc,
+                      MmaAttr group, MmaAttr mma);
+  /// Gives `operand` the lane map `required`: a tile loaded (or transposed
+  /// from one loaded) for this use alone is loaded in it, anything else
+  /// converted.
+  void placeOperand(OpBuilder &b, Location loc, OpOperand &operand,
+                    const LaneMap &required);
   /// Whether the tile of `load` can be copied straight into LDS as widely
   /// as the chip loads into registers.
   bool copiesWhole(tile::LoadOp load);
@@ -168,6 +189,8 @@ void LayoutAssigner::buildGroups() {
     }
     if (auto dot = dyn_cast<tile::DotOp>(op))
       unite(dot.getAcc(), dot.getResult());
+    if (auto dot = dyn_cast<tile::DotScaledOp>(op))
+      unite(dot.getAcc(), dot.getResult());
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       for (auto [init, arg, result, yielded] :
            llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
@@ -238,6 +261,25 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
                       dot.getLhs().getType().getElementType(),
                       dot.getLhs().getDefiningOp<tile::LoadOp>() != nullptr),
             2};
+  }
+  if (auto dot = dyn_cast<tile::DotScaledOp>(op)) {
+    // Products of two scaled fp4 operands (tile-decompose keep-scaled-fp4)
+    // take the chip's scaled instruction, the warps placed as for a bf16
+    // product of as many K steps (a quarter of K: the scaled instruction
+    // takes 4 times the bf16 one's K), with no K split: the rows and
+    // columns of instructions go to the warps.
+    if (!isScaledFp4Product(dot))
+      return {};
+    RankedTensorType type = dot.getType();
+    int64_t k = 2 * tileType(dot.getLhs()).getDimSize(1);
+    MmaAttr bf16 = chooseMma(ctx, chip, type.getDimSize(0), type.getDimSize(1),
+                             k / 4, numWarps, BFloat16Type::get(ctx),
+                             dot.getLhs().getDefiningOp<tile::LoadOp>());
+    ArrayRef<unsigned> warps = bf16.getWarpsPerCTA();
+    MmaAttr rowsAndColumns =
+        MmaAttr::get(ctx, bf16.getKind(), bf16.getInstrShape(),
+                     {warps[0], warps[1] * bf16.getWarpsK()});
+    return {scaledFp4Mma(rowsAndColumns), 2};
   }
   return {};
 }
@@ -389,23 +431,18 @@ LogicalResult LayoutAssigner::rewrite() {
       auto group = dyn_cast<MmaAttr>(tileType(dot.getResult()).getEncoding());
       if (!group)
         return op->emitOpError("needs a matrix-core result layout");
-      // The product's own instruction may take a K the group's does not;
-      // its result layout is the group's either way.
+      // The product's own instruction may take a K the group's does not
+      // (or the group's is a scaled fp4 product's); its result layout is
+      // the group's either way.
+      MmaAttr own = group;
+      if (isScaledFp4Mma(group))
+        own = MmaAttr::get(ctx, group.getKind(),
+                           {group.getInstrM(), group.getInstrN(),
+                            chip.mmaK * chip.mmaM / group.getInstrM()},
+                           group.getWarpsPerCTA());
       MmaAttr mma =
-          withInstrKFor(group, chip, tileType(dot.getLhs()).getDimSize(1));
-      // Products of one group may each have laid out their own result
-      // (warps that split one's K and not another's): the accumulator
-      // comes in the product's layout.
-      dot.getAccMutable().assign(convertTo(b, loc, dot.getAcc(), mma));
-      if (mma != group) {
-        dot.getResult().setType(withLayout(tileType(dot.getResult()), mma));
-        OpBuilder after(ctx);
-        after.setInsertionPointAfter(dot);
-        Value back = ConvertLayoutOp::create(
-            after, loc, withLayout(tileType(dot.getResult()), group),
-            dot.getResult());
-        dot.getResult().replaceAllUsesExcept(back, back.getDefiningOp());
-      }
+          withInstrKFor(own, chip, tileType(dot.getLhs()).getDimSize(1));
+      produceProduct(b, dot, dot.getAccMutable(), group, mma);
       // Each operand and the result must be whole instruction blocks.
       for (auto [value, layout] :
            {std::pair<Value, Attribute>{dot.getLhs(),
@@ -431,6 +468,52 @@ LogicalResult LayoutAssigner::rewrite() {
           convertTo(b, loc, dot.getLhs(), DotOperandAttr::get(ctx, 0, mma)));
       dot.getRhsMutable().assign(
           convertTo(b, loc, dot.getRhs(), DotOperandAttr::get(ctx, 1, mma)));
+      return WalkResult::advance();
+    }
+    if (auto dot = dyn_cast<tile::DotScaledOp>(op)) {
+      auto group = dyn_cast<MmaAttr>(tileType(dot.getResult()).getEncoding());
+      if (!isScaledFp4Product(dot))
+        return op->emitOpError()
+               << "reaches the GPU lowering only as a product of two "
+                  "block-scaled fp4 operands on a chip with scaled MFMA ("
+               << chip.name << (chip.scaledFp4Mma ? " has it" : " has none")
+               << "); run tile-decompose first";
+      if (!group || group.getKind() != MmaKind::mfma)
+        return op->emitOpError("needs an MFMA result layout");
+      MmaAttr mma = scaledFp4Mma(group);
+      produceProduct(b, dot, dot.getAccMutable(), group, mma);
+      // Each lane's 32 values of K are 16 bytes of the packed operand and
+      // one scale (the instruction's operand layouts, coarsened).
+      RankedTensorType result = tileType(dot.getResult());
+      int64_t m = result.getDimSize(0), n = result.getDimSize(1);
+      int64_t k = 2 * tileType(dot.getLhs()).getDimSize(1);
+      std::string why;
+      FailureOr<LaneMap> a = DotOperandAttr::get(ctx, 0, mma)
+                                 .getLaneMap(ArrayRef<int64_t>{m, k}, &why);
+      FailureOr<LaneMap> bm = failure();
+      if (succeeded(a))
+        bm = DotOperandAttr::get(ctx, 1, mma)
+                 .getLaneMap(ArrayRef<int64_t>{k, n}, &why);
+      if (failed(a) || failed(bm))
+        return op->emitOpError()
+               << "cannot take " << m << "x" << k << " by " << k << "x" << n
+               << " fp4 operands on " << chip.name << "'s scaled "
+               << mma.getInstrM() << "x" << mma.getInstrN() << "x"
+               << mma.getInstrK() << " matrix instruction (" << why
+               << "); M, N and K must be multiples of the instruction's";
+      FailureOr<LaneMap> aPacked = a->coarsened(1, 2);
+      FailureOr<LaneMap> aScales = a->coarsened(1, 32);
+      FailureOr<LaneMap> bPacked = bm->coarsened(0, 2);
+      FailureOr<LaneMap> bScales = bm->coarsened(0, 32);
+      if (failed(aPacked) || failed(aScales) || failed(bPacked) ||
+          failed(bScales))
+        return op->emitOpError("cannot place packed fp4 operands and their "
+                               "scales in the lanes of the instruction");
+      placeOperand(b, loc, dot.getLhsMutable(), *aPacked);
+      placeOperand(b, loc, dot.getLhsScaleMutable()[0], *aScales);
+      placeOperand(b, loc, dot.getRhsMutable(), *bPacked);
+      placeOperand(b, loc, dot.getRhsScaleMutable()[0],
+                   bScales->permuted({1, 0}));
       return WalkResult::advance();
     }
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
@@ -507,6 +590,50 @@ LogicalResult LayoutAssigner::rewrite() {
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
+}
+
+void LayoutAssigner::produceProduct(OpBuilder &b, Operation *product,
+                                    OpOperand &acc, MmaAttr group,
+                                    MmaAttr mma) {
+  Location loc = product->getLoc();
+  acc.set(convertTo(b, loc, acc.get(), mma));
+  if (mma == group)
+    return;
+  Value result = product->getResult(0);
+  result.setType(withLayout(tileType(result), mma));
+  OpBuilder after(ctx);
+  after.setInsertionPointAfter(product);
+  Value back = ConvertLayoutOp::create(
+      after, loc, withLayout(tileType(result), group), result);
+  result.replaceAllUsesExcept(back, back.getDefiningOp());
+}
+
+void LayoutAssigner::placeOperand(OpBuilder &b, Location loc,
+                                  OpOperand &operand, const LaneMap &required) {
+  Value value = operand.get();
+  RankedTensorType type = tileType(value);
+  if (getLaneMap(type) == required)
+    return;
+  auto linear = [&](const LaneMap &map) {
+    return LinearAttr::get(ctx, map.getFactors());
+  };
+  if (value.hasOneUse()) {
+    if (auto load = value.getDefiningOp<tile::LoadOp>()) {
+      setLoadLayout(load, withLayout(type, linear(required)));
+      return;
+    }
+    auto trans = value.getDefiningOp<tile::TransOp>();
+    Value input = trans ? trans.getInput() : Value();
+    auto load = input ? input.getDefiningOp<tile::LoadOp>() : nullptr;
+    if (load && input.hasOneUse()) {
+      setLoadLayout(
+          load, withLayout(tileType(input), linear(required.permuted({1, 0}))));
+      trans.getResult().setType(tile::getTransposedType(tileType(input)));
+      if (getLaneMap(tileType(value)) == required)
+        return;
+    }
+  }
+  operand.set(convertTo(b, loc, operand.get(), linear(required)));
 }
 
 /// Whether lanes reading `map` from a view whose last dimension is

@@ -137,6 +137,16 @@ MmaAttr mla::tilegpu::withInstrKFor(MmaAttr mma, const ChipInfo &chip,
                       mma.getWarpsPerCTA());
 }
 
+MmaAttr mla::tilegpu::scaledFp4Mma(MmaAttr mma) {
+  unsigned m = mma.getInstrM();
+  return MmaAttr::get(mma.getContext(), mma.getKind(),
+                      {m, mma.getInstrN(), 32 * 64 / m}, mma.getWarpsPerCTA());
+}
+
+bool mla::tilegpu::isScaledFp4Mma(MmaAttr mma) {
+  return mma.getKind() == MmaKind::mfma && mma.getKWidth() == 32;
+}
+
 MemDescType mla::tilegpu::bufferArrayOf(MemDescType type, int64_t count) {
   SharedAttr layout = type.getLayout();
   SmallVector<int64_t> shape = {count};

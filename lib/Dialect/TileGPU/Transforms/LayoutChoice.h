@@ -35,6 +35,14 @@ MmaAttr chooseMma(mlir::MLIRContext *ctx, const ChipInfo &chip, int64_t m,
 /// layouts of the two are the same.
 MmaAttr withInstrKFor(MmaAttr mma, const ChipInfo &chip, int64_t k);
 
+/// `mma` (an MFMA layout) with CDNA4's scaled instruction of its shape,
+/// which multiplies packed fp4 operands under E8M0 block scales: 16x16x128
+/// or 32x32x64, 32 values of K per lane. The result layout is the same.
+MmaAttr scaledFp4Mma(MmaAttr mma);
+
+/// Whether `mma`'s instruction is a scaled fp4 one (scaledFp4Mma).
+bool isScaledFp4Mma(MmaAttr mma);
+
 /// The canonical swizzled layout that warpgroup products read a [rows,
 /// cols] tile of 16-bit elements in (PTX ISA, "Shared Memory Matrix
 /// Layout"): 16-byte groups in atoms of the widest of 128, 64 or 32 bytes

@@ -34,7 +34,9 @@ parseInstanceOverrides(llvm::StringRef spec,
 /// directly and decompose the rest.
 void populateDecomposeQKSoftmaxAccPatterns(mlir::RewritePatternSet &patterns);
 void populateDecomposeSplitReducePatterns(mlir::RewritePatternSet &patterns);
-void populateDecomposeDotScaledPatterns(mlir::RewritePatternSet &patterns);
+/// With `keepScaledFp4`, products of two block-scaled fp4 operands stay.
+void populateDecomposeDotScaledPatterns(mlir::RewritePatternSet &patterns,
+                                        bool keepScaledFp4 = false);
 
 #define GEN_PASS_REGISTRATION
 #include "mla/Dialect/Tile/Transforms/Passes.h.inc"

@@ -119,7 +119,10 @@ def TileDecompose : Pass<"tile-decompose"> {
       sums over the split dimension; empty splits (-inf) are selected away,
       whatever their partial holds, and an all-empty row is zero.
     - `tile.dot_scaled` becomes `tile.dequant_mx` of each scaled operand
-      followed by an f32 `tile.dot`.
+      followed by a bf16 `tile.dot` where every value is exact in bf16, an
+      f32 one otherwise. With `keep-scaled-fp4`, a product of two
+      block-scaled fp4 operands stays: the chip multiplies those itself
+      (gfx950's scaled MFMA).
 
     Before:
     ```mlir
@@ -136,6 +139,10 @@ def TileDecompose : Pass<"tile-decompose"> {
     %a2 = tile.dot %p, %v, %scaled_acc : ... -> tensor<16x512xf32>
     ```
   }];
+  let options = [
+    Option<"keepScaledFp4", "keep-scaled-fp4", "bool", "false",
+           "Keep tile.dot_scaled products of two block-scaled fp4 operands">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::tensor::TensorDialect",
