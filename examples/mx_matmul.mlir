@@ -6,12 +6,12 @@
 // K in steps of 128 through tile.dot_scaled. gfx950 multiplies two MXFP4
 // operands with its scaled MFMA (v_mfma_scale_f32_16x16x128_f8f6f4: each
 // lane gives 16 bytes of each operand and their scales, loaded straight
-// into registers); everywhere else, and for a bf16 A, the product
+// into registers; 256x256 blocks on 8 waves, for MXFP4 A, issue 32 of them
+// a wave and K step); everywhere else, and for a bf16 A, the product
 // decomposes into an exact dequantization to bf16 and a bf16 product.
-// K must be a multiple of 32
-// (whole scale blocks: a launch requirement), and A and B 16-byte aligned
-// (every row then is: whole 16-byte copies); a ragged last step is padded
-// with zero bytes.
+// K must be a multiple of 32 (whole scale blocks: a launch requirement),
+// and A and B 16-byte aligned (every row then is: whole 16-byte copies); a
+// ragged last step is padded with zero bytes.
 //
 // RUN: mla-opt %s | mla-opt | FileCheck %s
 // RUN: mla-opt %s --tile-to-primitives | FileCheck %s --check-prefix=PRIMS
@@ -45,6 +45,13 @@
 // RUN: %{check_bf16} %t.c.npy | FileCheck %s --check-prefix=PASS
 // RUN: mla-run --target emu --module %t.950.so %{fp4} --save c=%t.c.npy
 // RUN: %{check_fp4} %t.c.npy | FileCheck %s --check-prefix=PASS
+// gfx950's 256x256 blocks on 8 waves (32 scaled MFMAs a wave and K step).
+// RUN: mla-run --target emu --module %t.950.so \
+// RUN:   --kernel mx_matmul_mxfp4_bm256_bn256_waves8 \
+// RUN:   --arg a=@%t.ap.npy --arg a_scale=@%t.as.npy --arg b=@%t.bp.npy \
+// RUN:   --arg b_scale=@%t.bs.npy --arg c=empty:70x90 --arg m=70 --arg n=90 \
+// RUN:   --arg k=224 --save c=%t.c.npy
+// RUN: %{check_fp4} %t.c.npy | FileCheck %s --check-prefix=PASS
 // The scaled MFMA with 16-row blocks (one instruction a wave, no K split).
 // RUN: mla-compile %s --target=gfx950-emu --instances=mx_matmul:A=mxfp4:BM=16 \
 // RUN:   -o %t.950bm16.so
@@ -64,6 +71,8 @@
 // K / 2 bytes with K % 32 == 0) and one byte of scale each.
 // RUN: mla-compile %s --target=gfx950 -o %t.950.hsaco
 // RUN: %loop_mix %t.950.hsaco --kernel mx_matmul_mxfp4 | FileCheck %s --check-prefix=MIX950
+// RUN: %loop_mix %t.950.hsaco --kernel bm256 --max-other-per-mfma 5 \
+// RUN:   | FileCheck %s --check-prefix=MIX950-256
 // RUN: mla-compile %s --target=gfx950 --emit=asm --instances=mx_matmul:A=mxfp4 -o - \
 // RUN:   | FileCheck %s --check-prefix=GFX950
 //
@@ -81,6 +90,7 @@
 // PASS: check: {{.*}} nan=0 PASS
 // WHOLE-BLOCKS: mla-run: error: kernel 'mx_matmul': requires k % 32 == 0, got k = 200
 // MIX950: {{^}}mx_matmul_mxfp4 {{0x[0-9a-f]+}} {{[0-9]+}} 4 0 0 0 0 0 8 0 {{.*}} - dwordx4:4,ubyte:4{{$}}
+// MIX950-256: {{^}}mx_matmul_mxfp4_bm256_bn256_waves8 {{0x[0-9a-f]+}} {{[0-9]+}} 32 0 0 0 0 0 24 0 {{.*}} - dwordx4:12,ubyte:12{{$}}
 // GFX950-LABEL: {{^}}mx_matmul_mxfp4:
 // GFX950-NOT: buffer_load_ushort
 // GFX950-COUNT-4: v_mfma_scale_f32_16x16x128_f8f6f4 {{.*}} cbsz:4 blgp:4
@@ -106,6 +116,8 @@ tile.kernel @mx_matmul<A: str = "bf16", BM: i64 = 64, BN: i64 = 64, WAVES: i64 =
     %m: i32, %n: i32, %k: i32)
     attributes {tile.instances = {A = ["bf16", "mxfp4"]},
                 tile.target_instances = {
+                  gfx950 = [{A = ["bf16", "mxfp4"]},
+                            {A = ["mxfp4"], BM = [256], BN = [256], WAVES = [8]}],
                   sm_90 = [{A = ["bf16", "mxfp4"]},
                            {A = ["bf16", "mxfp4"], BM = [128], BN = [128],
                             WAVES = [8], STAGES = [2, 3]},
