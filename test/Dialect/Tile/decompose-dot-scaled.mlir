@@ -3,17 +3,21 @@
 // RUN:   | FileCheck %s --check-prefix=KEEP
 //
 // keep-scaled-fp4 (gfx950, whose scaled MFMA takes them) keeps only the
-// products of two block-scaled fp4 operands.
+// products of two block-scaled fp4 operands over K in steps of 128: K = 64
+// decomposes.
 // KEEP-LABEL: func @bf16_times_fp4
 // KEEP: tile.dequant_mx
 // KEEP-NOT: tile.dot_scaled
 // KEEP-LABEL: func @mxfp8_times_fp8
 // KEEP-NOT: tile.dot_scaled
 // KEEP-LABEL: func @fp4_times_fp4
-// KEEP-NOT: tile.dequant_mx
-// KEEP: tile.dot_scaled
+// KEEP: tile.dequant_mx
+// KEEP-NOT: tile.dot_scaled
 // KEEP-LABEL: func @fp8_times_bf16
 // KEEP-NOT: tile.dot_scaled
+// KEEP-LABEL: func @fp4_times_fp4_k128
+// KEEP-NOT: tile.dequant_mx
+// KEEP: tile.dot_scaled
 
 // The rhs is blocked along K (dim 0): dequantize it K-last and turn it back.
 // bf16 holds every fp4 value under any E8M0 scale exactly: the product is
@@ -74,5 +78,18 @@ func.func @fp8_times_bf16(%a: tensor<16x64xf8E4M3FN>, %b: tensor<64x16xbf16>,
                           %acc: tensor<16x16xf32>) -> tensor<16x16xf32> {
   %r = tile.dot_scaled %a, %b, %acc
       : tensor<16x64xf8E4M3FN>, tensor<64x16xbf16> -> tensor<16x16xf32>
+  return %r : tensor<16x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @fp4_times_fp4_k128
+// CHECK: tile.dot {{.*}} : tensor<16x128xbf16>, tensor<128x16xbf16> -> tensor<16x16xf32>
+func.func @fp4_times_fp4_k128(%a: tensor<16x64xi8>, %as: tensor<16x4xf8E8M0FNU>,
+                              %b: tensor<64x16xi8>, %bs: tensor<16x4xf8E8M0FNU>,
+                              %acc: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %r = tile.dot_scaled %a scale %as : tensor<16x4xf8E8M0FNU>,
+      %b scale %bs : tensor<16x4xf8E8M0FNU>, %acc
+      : tensor<16x64xi8>, tensor<64x16xi8> -> tensor<16x16xf32>
   return %r : tensor<16x16xf32>
 }

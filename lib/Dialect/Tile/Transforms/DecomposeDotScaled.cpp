@@ -72,8 +72,12 @@ struct DecomposeDotScaled : OpRewritePattern<DotScaledOp> {
       : OpRewritePattern(ctx), keepScaledFp4(keepScaledFp4) {}
   LogicalResult matchAndRewrite(DotScaledOp op,
                                 PatternRewriter &rewriter) const override {
+    // The scaled instruction takes K in steps of 128 (16x16x128); other
+    // contraction lengths decompose.
+    int64_t packedK = TileBuilder::typeOf(op.getLhs()).getDimSize(1);
     if (keepScaledFp4 && isScaledFp4(op.getLhs(), op.getLhsScale()) &&
-        isScaledFp4(op.getRhs(), op.getRhsScale()))
+        isScaledFp4(op.getRhs(), op.getRhsScale()) &&
+        !ShapedType::isDynamic(packedK) && (2 * packedK) % 128 == 0)
       return failure();
     return decomposeDotScaled(op, rewriter);
   }

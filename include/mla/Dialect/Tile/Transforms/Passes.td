@@ -121,8 +121,8 @@ def TileDecompose : Pass<"tile-decompose"> {
     - `tile.dot_scaled` becomes `tile.dequant_mx` of each scaled operand
       followed by a bf16 `tile.dot` where every value is exact in bf16, an
       f32 one otherwise. With `keep-scaled-fp4`, a product of two
-      block-scaled fp4 operands stays: the chip multiplies those itself
-      (gfx950's scaled MFMA).
+      block-scaled fp4 operands over a K that is a multiple of 128 stays:
+      the chip multiplies those itself (gfx950's scaled MFMA).
 
     Before:
     ```mlir
