@@ -173,6 +173,10 @@ def random_elements(rng, elem, count):
     mag = generate.INPUT_MAG[elem]
     if elem == "i32":
         return [rng.randint(-int(mag), int(mag)) for _ in range(count)]
+    if elem == "i8":  # two fp4 values, every code finite
+        return [rng.randrange(256) for _ in range(count)]
+    if elem == "f8E8M0FNU":  # MX scales 2^-3 .. 2^3
+        return [rng.randint(124, 130) for _ in range(count)]
     values = [max(-mag, min(mag, rng.gauss(0, 1))) for _ in range(count)]
     if elem == "bf16":
         return [amdref.to_bf16_bits(v) for v in values]

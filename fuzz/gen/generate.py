@@ -18,7 +18,8 @@ with row masks and pads; elementwise arith (float, integer, compare and
 select) and math (exp, absf); truncf/extf/sitofp; tile.splat; tile.reduce
 broadcast back with tile.broadcast; scf.for carrying a tile; tile.dot of
 16, 32 or 64 rows, columns and depth (in programs on tiles of those
-shapes); one store, through a view that may cut the tile, with or without
+shapes), and from seed MX_FROM_SEED on tile.dot_scaled of MXFP4 operands
+(K of 64, 128 or 256) in half of those product slots; one store, through a view that may cut the tile, with or without
 a row mask.
 
 The program is drawn op by op, each op from its own random stream
@@ -41,7 +42,8 @@ FLOATS = {"f32": (32, 23, 1e30, 2.0 ** -126),
           "bf16": (16, 7, 1e30, 2.0 ** -126),
           "f16": (16, 10, 3e4, 2.0 ** -14)}
 INT_MAG = 2.0 ** 31
-NPY = {"f32": "<f4", "bf16": "<u2", "f16": "<f2", "i32": "<i4"}
+NPY = {"f32": "<f4", "bf16": "<u2", "f16": "<f2", "i32": "<i4", "i8": "|u1",
+       "f8E8M0FNU": "|u1"}
 ELEMENT_TYPES = ["f32", "bf16", "f16", "i32"]
 
 SIZES_1D = [16, 32, 64, 128, 256, 512, 1024, 2048, 24, 48, 96, 100, 192,
@@ -241,22 +243,28 @@ class Builder:
             origin.append(shift)
         return extent, origin
 
-    def load_input(self, rng, shape=None, elems=ELEMENT_TYPES, pads=True):
+    def load_input(self, rng, shape=None, elems=ELEMENT_TYPES, pads=True,
+                   whole=False):
         """A tile of `shape` (the program's by default) loaded from a new
-        pointer argument, with or without mask and (where `pads`) pad."""
+        pointer argument, with or without mask and (where `pads`) pad;
+        `whole`: the tile inside its view, no mask, no pad (MX scales, whose
+        padding zeros would be 2^-127)."""
         shape = shape or self.shape
         elem = rng.choice(elems)
         ptr = "a%d" % len(self.inputs)
         self.args.append((ptr, "!tile.ptr<%s>" % elem))
-        extent, origin = self.placement(rng, shape)
+        if whole:
+            extent, origin = list(shape), [0] * len(shape)
+        else:
+            extent, origin = self.placement(rng, shape)
         view, vtype, count = self.view(rng, ptr, elem, extent)
         self.inputs.append(Buffer(ptr, elem, count))
         mag = INPUT_MAG[elem]
         suffix = ""
-        if rng.random() < 0.4:
+        if not whole and rng.random() < 0.4:
             mask, rows = self.row_mask(rng, shape[0])
             suffix += " mask %%%s : %s" % (mask, tensor(rows, "i1"))
-        if pads and rng.random() < 0.4:
+        if pads and not whole and rng.random() < 0.4:
             pad = rng.choice([1.5, -2.0, 0.25] if elem in FLOATS else [7, -3])
             suffix += " pad %%%s" % self.const(pad, elem)
             mag = max(mag, abs(pad))
@@ -287,8 +295,11 @@ class Builder:
                          self.lines + ["  tile.return", "}", ""])
 
 
-# Inputs are drawn within these magnitudes (difftest.py makes them).
-INPUT_MAG = {"f32": 2.0, "bf16": 2.0, "f16": 2.0, "i32": 100.0}
+# Inputs are drawn within these magnitudes (difftest.py makes them); i8
+# inputs are packed fp4 pairs (E2M1, at most 6), f8E8M0FNU ones MX scales
+# from 2^-3 to 2^3.
+INPUT_MAG = {"f32": 2.0, "bf16": 2.0, "f16": 2.0, "i32": 100.0, "i8": 6.0,
+             "f8E8M0FNU": 8.0}
 
 
 # ---------------------------------------------------------------------------
@@ -499,6 +510,43 @@ def op_dot(b, rng, pool, long_k, k=None):
     return Value(name, "f32", mag, err)
 
 
+# Programs from this seed on may take block-scaled fp4 products in their
+# product slots (MX_SHARE of them): the programs of earlier seeds, which
+# the campaign and the regression tests name, stay as they were.
+MX_FROM_SEED = 13000
+MX_SHARE = 0.5
+
+
+def op_dot_scaled(b, rng, pool):
+    """acc + x * y for MXFP4 x [M, K] and y [K, N] (tile.dot_scaled): packed
+    bytes [M, K/2] and [K/2, N] loaded with masks and edges like any input,
+    their E8M0 scales [M, K/32] and [N, K/32] whole. K of 64 (decomposed
+    everywhere) or a multiple of 128 (gfx950's scaled MFMA); 256 only where
+    M + N <= 64: gfx942 converts the dequantized bf16 operands through LDS,
+    81 KiB of its 64 for 64x256 by 256x64. Every product of two scaled fp4
+    values is exact in f32."""
+    m, n = b.shape
+    k = rng.choice([64, 128, 256] if m + n <= 64 else [64, 128])
+    x = b.load_input(rng, [m, k // 2], ["i8"], pads=False)
+    xs = b.load_input(rng, [m, k // 32], ["f8E8M0FNU"], whole=True)
+    y = b.load_input(rng, [k // 2, n], ["i8"], pads=False)
+    ys = b.load_input(rng, [n, k // 32], ["f8E8M0FNU"], whole=True)
+    acc = pick(rng, pool, lambda v: v.elem == "f32")
+    if acc is None:
+        acc = Value(b.splat(0.0, "f32"), "f32", 0.0)
+    mag = acc.mag + k * (x.mag * xs.mag) * (y.mag * ys.mag)
+    if not fits("f32", mag):
+        return None
+    err = acc.err + (k + 1) * (eps("f32") * mag + FLOATS["f32"][3])
+    scale_type = lambda rows: tensor([rows, k // 32], "f8E8M0FNU")
+    name = b.op("tile.dot_scaled %%%s scale %%%s : %s, %%%s scale %%%s : %s, "
+                "%%%s : %s, %s -> %s"
+                % (x.name, xs.name, scale_type(m), y.name, ys.name,
+                   scale_type(n), acc.name, tensor([m, k // 2], "i8"),
+                   tensor([k // 2, n], "i8"), tensor([m, n], "f32")))
+    return Value(name, "f32", mag, err)
+
+
 OPS = [(op_float_binary, 4), (op_float_unary, 2), (op_int_binary, 2),
        (op_select, 2), (op_convert, 2), (op_reduce, 2), (op_loop, 1)]
 
@@ -555,8 +603,12 @@ def generate(seed, ops=None, shape=None, skip=()):
         # programs of other shapes as they were.
         dot_rng = random.Random("%d:dot%d" % (seed, i))
         if dot_takes(shape) and dot_rng.random() < DOT_SHARE:
+            mx = random.Random("%d:mx%d" % (seed, i))
             long_k = random.Random("%d:dotk%d" % (seed, i)).random()
-            value = op_dot(b, dot_rng, pool, long_k < LONG_K_SHARE)
+            if seed >= MX_FROM_SEED and mx.random() < MX_SHARE:
+                value = op_dot_scaled(b, mx, pool)
+            else:
+                value = op_dot(b, dot_rng, pool, long_k < LONG_K_SHARE)
         else:
             value = one_op(b, random.Random("%d:op%d" % (seed, i)), pool)
         if value is not None:
