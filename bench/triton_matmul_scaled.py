@@ -24,13 +24,12 @@ import triton.language as tl
 
 sys.path[:0] = ["bench"]
 import timing  # noqa: E402
+from mx_data import dequant_mxfp4, random_e4m3, random_mxfp4  # noqa: E402
 
 SHAPES = "4096x4096x4096,16x4096x4096"
 # Our sm_90 instances are 64x64 and 128x128 (fp8 also 128x256) blocks, BK 64
 # (fp8) or 128 (MXFP4), 4 or 8 warps, 16-row blocks for skinny MXFP4.
 BLOCK_NS, BLOCK_KS, STAGES, WARPS = [64, 128], [64, 128], [3, 4], [4, 8]
-E2M1 = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0,
-        -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0]
 
 
 @triton.jit
@@ -98,30 +97,6 @@ def mx_kernel(a, a_scale, b, b_scale, c, m, n, k, A_FMT: tl.constexpr,
         acc = tl.trans(acc)
     tl.store(c + rows[:, None] * n + cols[None, :], acc,
              mask=(rows[:, None] < m) & (cols[None, :] < n))
-
-
-# The data and dequantization of bench/kernels.py (which imports python/mla).
-def random_e4m3(rows, cols):
-    """e4m3 of magnitude about 2^-4 to 2^4."""
-    return (torch.randn(rows, cols, device="cuda") * 4).to(torch.float8_e4m3fn)
-
-
-def random_mxfp4(rows, k):
-    """Bytes [rows, k/2], E8M0 scales 2^-4 to 2^4."""
-    packed = torch.randint(0, 256, (rows, k // 2), dtype=torch.uint8,
-                           device="cuda")
-    scales = torch.randint(123, 132, (rows, k // 32), dtype=torch.uint8,
-                           device="cuda")
-    return packed, scales
-
-
-def dequant_mxfp4(packed, scales):
-    """The bf16 values [rows, k] of MXFP4 rows (exact)."""
-    table = torch.tensor(E2M1, device="cuda")
-    low, high = (packed & 15).long(), (packed >> 4).long()
-    values = torch.stack((table[low], table[high]), dim=-1).flatten(1)
-    scale = torch.exp2(scales.float() - 127).repeat_interleave(32, dim=1)
-    return (values * scale).to(torch.bfloat16)
 
 
 def scaled_mm(a, b, sa, sb):
