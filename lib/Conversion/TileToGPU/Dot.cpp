@@ -58,6 +58,21 @@ static int64_t instructionRegisters(MmaAttr mma, int opIdx) {
   return mma.getInstrM() * mma.getInstrN() / 64;
 }
 
+/// The registers of a product's result (of tile `type`): the instructions'
+/// accumulators `accs`, equally long, concatenated in register order.
+static Value concatenate(OpBuilder &b, Location loc, RankedTensorType type,
+                         ArrayRef<Value> accs) {
+  Value result =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(registerType(type)));
+  for (auto [i, acc] : llvm::enumerate(accs)) {
+    int64_t size = cast<VectorType>(acc.getType()).getNumElements();
+    result = vector::InsertStridedSliceOp::create(
+        b, loc, acc, result, ArrayRef<int64_t>{static_cast<int64_t>(i) * size},
+        ArrayRef<int64_t>{1});
+  }
+  return result;
+}
+
 namespace {
 struct DotLowering : GpuOpLowering<tile::DotOp> {
   using GpuOpLowering::GpuOpLowering;
@@ -119,14 +134,7 @@ struct DotLowering : GpuOpLowering<tile::DotOp> {
         accs.push_back(acc);
       }
     }
-    // Concatenate the accumulators in register order.
-    Value result = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getZeroAttr(registerType(op.getType())));
-    for (auto [i, acc] : llvm::enumerate(accs))
-      result = vector::InsertStridedSliceOp::create(
-          rewriter, loc, acc, result,
-          ArrayRef<int64_t>{static_cast<int64_t>(i) * d.perInstr},
-          ArrayRef<int64_t>{1});
+    Value result = concatenate(rewriter, loc, op.getType(), accs);
     if (splitK)
       result = arith::AddFOp::create(
           rewriter, loc,
@@ -277,14 +285,7 @@ struct DotScaledLowering : GpuOpLowering<tile::DotScaledOp> {
         accs.push_back(acc);
       }
     }
-    Value result = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getZeroAttr(registerType(op.getType())));
-    for (auto [i, acc] : llvm::enumerate(accs))
-      result = vector::InsertStridedSliceOp::create(
-          rewriter, loc, acc, result,
-          ArrayRef<int64_t>{static_cast<int64_t>(i) * d.perInstr},
-          ArrayRef<int64_t>{1});
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, concatenate(rewriter, loc, op.getType(), accs));
     return success();
   }
 };
