@@ -272,14 +272,11 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
       return {};
     RankedTensorType type = dot.getType();
     int64_t k = 2 * tileType(dot.getLhs()).getDimSize(1);
-    MmaAttr bf16 = chooseMma(ctx, chip, type.getDimSize(0), type.getDimSize(1),
-                             k / 4, numWarps, BFloat16Type::get(ctx),
-                             dot.getLhs().getDefiningOp<tile::LoadOp>());
-    ArrayRef<unsigned> warps = bf16.getWarpsPerCTA();
-    MmaAttr rowsAndColumns =
-        MmaAttr::get(ctx, bf16.getKind(), bf16.getInstrShape(),
-                     {warps[0], warps[1] * bf16.getWarpsK()});
-    return {scaledFp4Mma(rowsAndColumns), 2};
+    return {scaledFp4Mma(chooseMma(ctx, chip, type.getDimSize(0),
+                                   type.getDimSize(1), k / 4, numWarps,
+                                   BFloat16Type::get(ctx),
+                                   dot.getLhs().getDefiningOp<tile::LoadOp>())),
+            2};
   }
   return {};
 }

@@ -139,8 +139,10 @@ MmaAttr mla::tilegpu::withInstrKFor(MmaAttr mma, const ChipInfo &chip,
 
 MmaAttr mla::tilegpu::scaledFp4Mma(MmaAttr mma) {
   unsigned m = mma.getInstrM();
+  ArrayRef<unsigned> warps = mma.getWarpsPerCTA();
   return MmaAttr::get(mma.getContext(), mma.getKind(),
-                      {m, mma.getInstrN(), 32 * 64 / m}, mma.getWarpsPerCTA());
+                      {m, mma.getInstrN(), 32 * 64 / m},
+                      {warps[0], warps[1] * mma.getWarpsK()});
 }
 
 bool mla::tilegpu::isScaledFp4Mma(MmaAttr mma) {

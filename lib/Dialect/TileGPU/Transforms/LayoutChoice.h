@@ -37,7 +37,9 @@ MmaAttr withInstrKFor(MmaAttr mma, const ChipInfo &chip, int64_t k);
 
 /// `mma` (an MFMA layout) with CDNA4's scaled instruction of its shape,
 /// which multiplies packed fp4 operands under E8M0 block scales: 16x16x128
-/// or 32x32x64, 32 values of K per lane. The result layout is the same.
+/// or 32x32x64, 32 values of K per lane. Warps that split `mma`'s K take
+/// columns instead (the scaled product never splits K), so the result
+/// layout is the same up to those warps.
 MmaAttr scaledFp4Mma(MmaAttr mma);
 
 /// Whether `mma`'s instruction is a scaled fp4 one (scaledFp4Mma).
