@@ -81,6 +81,17 @@ static bool waitsForAllCopies(Operation *op) {
       .wasInterrupted();
 }
 
+/// Whether `buffer` is a local_buffer that asynchronous copies fill.
+static bool isCopyTarget(Operation *buffer) {
+  if (!isa<LocalBufferOp>(buffer))
+    return false;
+  return llvm::any_of(buffer->getResult(0).getUsers(), [](Operation *user) {
+    return isa<MemDescIndexOp>(user) &&
+           llvm::any_of(user->getResult(0).getUsers(),
+                        [](Operation *u) { return isa<AsyncCopyOp>(u); });
+  });
+}
+
 /// The live range of the buffer `root` defines, from `root` to the end of
 /// the last op of its block that reaches a use.
 static std::pair<int64_t, int64_t> liveRange(Operation *root,
@@ -98,25 +109,16 @@ static std::pair<int64_t, int64_t> liveRange(Operation *root,
         values.push_back(user->getResult(0));
     }
   }
-  // Copies into the buffer may land until every copy is waited for.
-  if (isa<LocalBufferOp>(root)) {
+  // Copies into the buffer may land until every copy is waited for. A
+  // buffer that only local stores fill (a decoded tile) ends at its last
+  // use, like any other.
+  if (isCopyTarget(root)) {
     Block::iterator it = lastOp->getIterator();
     while (std::next(it) != block->end() && !waitsForAllCopies(&*it))
       ++it;
     lastOp = &*it;
   }
   return {order.position.at(root), order.end.at(lastOp)};
-}
-
-/// Whether `buffer` is a local_buffer that asynchronous copies fill.
-static bool isCopyTarget(Operation *buffer) {
-  if (!isa<LocalBufferOp>(buffer))
-    return false;
-  return llvm::any_of(buffer->getResult(0).getUsers(), [](Operation *user) {
-    return isa<MemDescIndexOp>(user) &&
-           llvm::any_of(user->getResult(0).getUsers(),
-                        [](Operation *u) { return isa<AsyncCopyOp>(u); });
-  });
 }
 
 int64_t mla::gpu::assignLdsOffsets(Operation *kernel, int64_t scratchBytes,

@@ -146,3 +146,33 @@ tile.kernel @stored(%x: !tile.ptr<bf16>)
   tilegpu.barrier
   tile.return
 }
+
+// -----
+
+// A buffer that only stores fill (a decoded tile) ends at its last read,
+// as an allocated one does: %a, written after that read, takes its range
+// again (4 KiB; 8 KiB if it lived to the kernel's end, as a buffer that
+// copies fill lives until their wait).
+// CHECK-LABEL: llvm.mlir.global internal @stored_then_reused_lds()
+// CHECK-SAME: !llvm.array<4096 x i8>
+#shared = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]>
+#shared3 = #tilegpu.shared<vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [16, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+tile.kernel @stored_then_reused(%x: !tile.ptr<bf16>, %y: !tile.ptr<bf16>)
+    attributes {tile.launch = {grid = [1, 1, 1]}, tilegpu.num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %v = tile.view %x sizes [64, 32] strides [32, 1] : !tile.ptr<bf16> -> !tile.view<64x32xbf16>
+  %out = tile.view %y sizes [64, 32] strides [32, 1] : !tile.ptr<bf16> -> !tile.view<64x32xbf16>
+  %t = tile.load %v[%c0, %c0] : !tile.view<64x32xbf16> -> tensor<64x32xbf16, #blocked>
+  %bufs = tilegpu.local_buffer : !tilegpu.memdesc<1x64x32xbf16, #shared3>
+  %b = tilegpu.memdesc_index %bufs[%c0] : !tilegpu.memdesc<1x64x32xbf16, #shared3> -> !tilegpu.memdesc<64x32xbf16, #shared>
+  tilegpu.barrier
+  tilegpu.local_store %t, %b : tensor<64x32xbf16, #blocked> -> !tilegpu.memdesc<64x32xbf16, #shared>
+  tilegpu.barrier
+  %r = tilegpu.local_load %b : !tilegpu.memdesc<64x32xbf16, #shared> -> tensor<64x32xbf16, #blocked>
+  %s = arith.addf %r, %r : tensor<64x32xbf16, #blocked>
+  %a = tilegpu.local_alloc %s : tensor<64x32xbf16, #blocked> -> !tilegpu.memdesc<64x32xbf16, #shared>
+  %ra = tilegpu.local_load %a : !tilegpu.memdesc<64x32xbf16, #shared> -> tensor<64x32xbf16, #blocked>
+  tile.store %ra, %out[%c0, %c0] : tensor<64x32xbf16, #blocked>, !tile.view<64x32xbf16>
+  tile.return
+}

@@ -1,0 +1,76 @@
+// difftest program: seed 13484, 8 op slots, shape 32x32, skip 0,1,6
+// output error bound: 720.1543884277344 (0: bitwise)
+tile.kernel @fuzz13484(%a0: !tile.ptr<bf16>, %a1: !tile.ptr<i8>, %a2: !tile.ptr<f8E8M0FNU>, %n0: i32, %a3: !tile.ptr<i8>, %a4: !tile.ptr<f8E8M0FNU>, %n1: i32, %a5: !tile.ptr<bf16>, %a6: !tile.ptr<bf16>, %a7: !tile.ptr<i8>, %a8: !tile.ptr<f8E8M0FNU>, %n2: i32, %n3: i32, %a9: !tile.ptr<i8>, %n4: i32, %a10: !tile.ptr<f8E8M0FNU>, %n5: i32, %a11: !tile.ptr<i8>, %n6: i32, %a12: !tile.ptr<f8E8M0FNU>, %n7: i32, %n8: i32, %a13: !tile.ptr<i8>, %n9: i32, %a14: !tile.ptr<f8E8M0FNU>, %n10: i32, %out: !tile.ptr<f32>, %n11: i32) {
+  %w1 = tile.view %a0 sizes [33, 19] strides [22, 1] : !tile.ptr<bf16> -> !tile.view<33x19xbf16>
+  %c2 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %t4 = tile.load %w1[%c2, %c3] : !tile.view<33x19xbf16> -> tensor<32x32xbf16>
+  %w5 = tile.view %a1 sizes [35, 64] strides [67, 1] : !tile.ptr<i8> -> !tile.view<35x64xi8>
+  %c6 = arith.constant 0 : index
+  %t7 = tile.load %w5[%c3, %c6] : !tile.view<35x64xi8> -> tensor<32x64xi8>
+  %d8 = arith.index_cast %n0 : i32 to index
+  %w9 = tile.view %a2 sizes [%d8, 4] strides [7, 1] : !tile.ptr<f8E8M0FNU> -> !tile.view<?x4xf8E8M0FNU>
+  %t10 = tile.load %w9[%c6, %c6] : !tile.view<?x4xf8E8M0FNU> -> tensor<32x4xf8E8M0FNU>
+  %w11 = tile.view %a3 sizes [66, 16] strides [16, 1] : !tile.ptr<i8> -> !tile.view<66x16xi8>
+  %t12 = tile.load %w11[%c3, %c6] : !tile.view<66x16xi8> -> tensor<64x32xi8>
+  %d13 = arith.index_cast %n1 : i32 to index
+  %w14 = tile.view %a4 sizes [%d13, 4] strides [7, 1] : !tile.ptr<f8E8M0FNU> -> !tile.view<?x4xf8E8M0FNU>
+  %t15 = tile.load %w14[%c6, %c6] : !tile.view<?x4xf8E8M0FNU> -> tensor<32x4xf8E8M0FNU>
+  %c17 = arith.constant 0.0 : f32
+  %s16 = tile.splat %c17 : tensor<32x32xf32>
+  %v18 = tile.dot_scaled %t7 scale %t10 : tensor<32x4xf8E8M0FNU>, %t12 scale %t15 : tensor<32x4xf8E8M0FNU>, %s16 : tensor<32x64xi8>, tensor<64x32xi8> -> tensor<32x32xf32>
+  %r19 = tile.reduce sum %v18 dim 0 : tensor<32x32xf32> -> tensor<32xf32>
+  %v20 = tile.broadcast %r19 dims [0] : tensor<32xf32> -> tensor<32x32xf32>
+  %w21 = tile.view %a5 sizes [35, 64] strides [64, 1] : !tile.ptr<bf16> -> !tile.view<35x64xbf16>
+  %r22 = tile.range : tensor<32xi32>
+  %c24 = arith.constant 23 : i32
+  %s23 = tile.splat %c24 : tensor<32xi32>
+  %m25 = arith.cmpi slt, %r22, %s23 : tensor<32xi32>
+  %t26 = tile.load %w21[%c3, %c6] mask %m25 : tensor<32xi1> : !tile.view<35x64xbf16> -> tensor<32x64xbf16>
+  %w27 = tile.view %a6 sizes [33, 32] strides [32, 1] : !tile.ptr<bf16> -> !tile.view<33x32xbf16>
+  %r28 = tile.range : tensor<64xi32>
+  %c30 = arith.constant 58 : i32
+  %s29 = tile.splat %c30 : tensor<64xi32>
+  %m31 = arith.cmpi slt, %r28, %s29 : tensor<64xi32>
+  %t32 = tile.load %w27[%c2, %c6] mask %m31 : tensor<64xi1> : !tile.view<33x32xbf16> -> tensor<64x32xbf16>
+  %v33 = tile.dot %t26, %t32, %v20 : tensor<32x64xbf16>, tensor<64x32xbf16> -> tensor<32x32xf32>
+  %w34 = tile.view %a7 sizes [32, 66] strides [66, 1] : !tile.ptr<i8> -> !tile.view<32x66xi8>
+  %t35 = tile.load %w34[%c6, %c3] : !tile.view<32x66xi8> -> tensor<32x64xi8>
+  %d36 = arith.index_cast %n2 : i32 to index
+  %d37 = arith.index_cast %n3 : i32 to index
+  %w38 = tile.view %a8 sizes [%d36, %d37] strides [5, 1] : !tile.ptr<f8E8M0FNU> -> !tile.view<?x?xf8E8M0FNU>
+  %t39 = tile.load %w38[%c6, %c6] : !tile.view<?x?xf8E8M0FNU> -> tensor<32x4xf8E8M0FNU>
+  %d40 = arith.index_cast %n4 : i32 to index
+  %w41 = tile.view %a9 sizes [65, %d40] strides [32, 1] : !tile.ptr<i8> -> !tile.view<65x?xi8>
+  %t42 = tile.load %w41[%c2, %c6] : !tile.view<65x?xi8> -> tensor<64x32xi8>
+  %d43 = arith.index_cast %n5 : i32 to index
+  %w44 = tile.view %a10 sizes [32, %d43] strides [4, 1] : !tile.ptr<f8E8M0FNU> -> !tile.view<32x?xf8E8M0FNU>
+  %t45 = tile.load %w44[%c6, %c6] : !tile.view<32x?xf8E8M0FNU> -> tensor<32x4xf8E8M0FNU>
+  %v46 = tile.dot_scaled %t35 scale %t39 : tensor<32x4xf8E8M0FNU>, %t42 scale %t45 : tensor<32x4xf8E8M0FNU>, %v33 : tensor<32x64xi8>, tensor<64x32xi8> -> tensor<32x32xf32>
+  %d47 = arith.index_cast %n6 : i32 to index
+  %w48 = tile.view %a11 sizes [32, %d47] strides [128, 1] : !tile.ptr<i8> -> !tile.view<32x?xi8>
+  %r49 = tile.range : tensor<32xi32>
+  %c51 = arith.constant 3 : i32
+  %s50 = tile.splat %c51 : tensor<32xi32>
+  %m52 = arith.cmpi slt, %r49, %s50 : tensor<32xi32>
+  %t53 = tile.load %w48[%c6, %c6] mask %m52 : tensor<32xi1> : !tile.view<32x?xi8> -> tensor<32x128xi8>
+  %d54 = arith.index_cast %n7 : i32 to index
+  %d55 = arith.index_cast %n8 : i32 to index
+  %w56 = tile.view %a12 sizes [%d54, %d55] strides [11, 1] : !tile.ptr<f8E8M0FNU> -> !tile.view<?x?xf8E8M0FNU>
+  %t57 = tile.load %w56[%c6, %c6] : !tile.view<?x?xf8E8M0FNU> -> tensor<32x8xf8E8M0FNU>
+  %d58 = arith.index_cast %n9 : i32 to index
+  %w59 = tile.view %a13 sizes [64, %d58] strides [35, 1] : !tile.ptr<i8> -> !tile.view<64x?xi8>
+  %r60 = tile.range : tensor<128xi32>
+  %c62 = arith.constant 16 : i32
+  %s61 = tile.splat %c62 : tensor<128xi32>
+  %m63 = arith.cmpi slt, %r60, %s61 : tensor<128xi32>
+  %t64 = tile.load %w59[%c6, %c3] mask %m63 : tensor<128xi1> : !tile.view<64x?xi8> -> tensor<128x32xi8>
+  %d65 = arith.index_cast %n10 : i32 to index
+  %w66 = tile.view %a14 sizes [32, %d65] strides [8, 1] : !tile.ptr<f8E8M0FNU> -> !tile.view<32x?xf8E8M0FNU>
+  %t67 = tile.load %w66[%c6, %c6] : !tile.view<32x?xf8E8M0FNU> -> tensor<32x8xf8E8M0FNU>
+  %v68 = tile.dot_scaled %t53 scale %t57 : tensor<32x8xf8E8M0FNU>, %t64 scale %t67 : tensor<32x8xf8E8M0FNU>, %v46 : tensor<32x128xi8>, tensor<128x32xi8> -> tensor<32x32xf32>
+  %d69 = arith.index_cast %n11 : i32 to index
+  %w70 = tile.view %out sizes [32, %d69] strides [32, 1] : !tile.ptr<f32> -> !tile.view<32x?xf32>
+  tile.store %v68, %w70[%c6, %c6] : tensor<32x32xf32>, !tile.view<32x?xf32>
+  tile.return
+}
