@@ -113,6 +113,58 @@ tile.kernel @gemm(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>, 
 
 // -----
 
+// One instruction row of few columns over a long K: a product made fresh
+// (@fresh_scores, an attention step's scores) splits K over the warps and
+// sums their parts once; one that adds to a loop's carried accumulator (a
+// 16-row GEMM's K step) would sum them every iteration, so its warps take
+// columns instead, each reading all of its K step (on the AMD chips 32
+// columns are two instructions, and two of the four waves hold copies).
+// GFX950-DAG: #[[$SPLIT:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [1, 1, 4]>
+// GFX950-DAG: #[[$COLS:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 32], warpsPerCTA = [1, 4]>
+// GFX942-DAG: #[[$SPLIT:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 16], warpsPerCTA = [1, 1, 4]>
+// GFX942-DAG: #[[$COLS:.*]] = #tilegpu.mma<kind = mfma, instrShape = [16, 16, 16], warpsPerCTA = [1, 4]>
+// SM90-DAG: #[[$SPLIT:.*]] = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [1, 1, 4]>
+// SM90-DAG: #[[$COLS:.*]] = #tilegpu.mma<kind = mma_sync, instrShape = [16, 8, 16], warpsPerCTA = [1, 4]>
+// CHECK-LABEL: tile.kernel @fresh_scores
+// CHECK: tile.dot {{.*}} -> tensor<16x32xf32, #[[$SPLIT]]>
+// CHECK-LABEL: tile.kernel @carried_accumulator
+// CHECK: scf.for {{.*}} -> (tensor<16x32xf32, #[[$COLS]]>)
+// CHECK: tile.dot {{.*}} -> tensor<16x32xf32, #[[$COLS]]>
+tile.kernel @fresh_scores(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %av = tile.view %a sizes [16, 512] strides [512, 1] : !tile.ptr<bf16> -> !tile.view<16x512xbf16>
+  %bv = tile.view %b sizes [512, 32] strides [32, 1] : !tile.ptr<bf16> -> !tile.view<512x32xbf16>
+  %at = tile.load %av[%c0, %c0] : !tile.view<16x512xbf16> -> tensor<16x512xbf16>
+  %bt = tile.load %bv[%c0, %c0] : !tile.view<512x32xbf16> -> tensor<512x32xbf16>
+  %zero = arith.constant 0.0 : f32
+  %z = tile.splat %zero : tensor<16x32xf32>
+  %s = tile.dot %at, %bt, %z : tensor<16x512xbf16>, tensor<512x32xbf16> -> tensor<16x32xf32>
+  %cv = tile.view %c sizes [16, 32] strides [32, 1] : !tile.ptr<f32> -> !tile.view<16x32xf32>
+  tile.store %s, %cv[%c0, %c0] : tensor<16x32xf32>, !tile.view<16x32xf32>
+  tile.return
+}
+
+tile.kernel @carried_accumulator(%a: !tile.ptr<bf16>, %b: !tile.ptr<bf16>, %c: !tile.ptr<f32>, %k: i32) {
+  %c0 = arith.constant 0 : index
+  %c512 = arith.constant 512 : index
+  %depth = arith.index_cast %k : i32 to index
+  %av = tile.view %a sizes [16, %depth] strides [%depth, 1] : !tile.ptr<bf16> -> !tile.view<16x?xbf16>
+  %bv = tile.view %b sizes [%depth, 32] strides [32, 1] : !tile.ptr<bf16> -> !tile.view<?x32xbf16>
+  %zero = arith.constant 0.0 : f32
+  %acc0 = tile.splat %zero : tensor<16x32xf32>
+  %acc = scf.for %kk = %c0 to %depth step %c512 iter_args(%acc_i = %acc0) -> tensor<16x32xf32> {
+    %at = tile.load %av[%c0, %kk] : !tile.view<16x?xbf16> -> tensor<16x512xbf16>
+    %bt = tile.load %bv[%kk, %c0] : !tile.view<?x32xbf16> -> tensor<512x32xbf16>
+    %next = tile.dot %at, %bt, %acc_i : tensor<16x512xbf16>, tensor<512x32xbf16> -> tensor<16x32xf32>
+    scf.yield %next : tensor<16x32xf32>
+  }
+  %cv = tile.view %c sizes [16, 32] strides [32, 1] : !tile.ptr<f32> -> !tile.view<16x32xf32>
+  tile.store %acc, %cv[%c0, %c0] : tensor<16x32xf32>, !tile.view<16x32xf32>
+  tile.return
+}
+
+// -----
+
 // Attention's two products on 8 warps: the scores (64x32) split 4x2, 16x16
 // per warp; on the AMD chips the output (64x512) 2x4, 32 rows by 128
 // columns per warp, which reads V twice where 4x2 would read it four

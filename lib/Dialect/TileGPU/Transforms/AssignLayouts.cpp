@@ -42,6 +42,15 @@ static RankedTensorType withLayout(RankedTensorType type, Attribute layout) {
 
 /// Ops that can be cloned for each user, so that each copy takes the layout
 /// its user needs, and made next to it.
+/// How `dot`'s layout choice sees its operands and result (ProductUse).
+static ProductUse productUse(Operation *dot, Value lhs, Value acc) {
+  auto carried = dyn_cast<BlockArgument>(acc);
+  return {lhs.getDefiningOp<tile::LoadOp>() != nullptr,
+          carried && isa<scf::ForOp>(carried.getOwner()->getParentOp()) &&
+              carried.getArgNumber() > 0 &&
+              carried.getOwner() == dot->getBlock()};
+}
+
 static bool isRematerializable(Operation *op) {
   if (isa<tile::SplatOp, tile::RangeOp>(op))
     return true;
@@ -259,7 +268,7 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
     return {chooseMma(ctx, chip, type.getDimSize(0), type.getDimSize(1),
                       dot.getLhs().getType().getDimSize(1), numWarps,
                       dot.getLhs().getType().getElementType(),
-                      dot.getLhs().getDefiningOp<tile::LoadOp>() != nullptr),
+                      productUse(dot, dot.getLhs(), dot.getAcc())),
             2};
   }
   if (auto dot = dyn_cast<tile::DotScaledOp>(op)) {
@@ -272,10 +281,10 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
       return {};
     RankedTensorType type = dot.getType();
     int64_t k = 2 * tileType(dot.getLhs()).getDimSize(1);
-    return {scaledFp4Mma(chooseMma(ctx, chip, type.getDimSize(0),
-                                   type.getDimSize(1), k / 4, numWarps,
-                                   BFloat16Type::get(ctx),
-                                   dot.getLhs().getDefiningOp<tile::LoadOp>())),
+    return {scaledFp4Mma(
+                chooseMma(ctx, chip, type.getDimSize(0), type.getDimSize(1),
+                          k / 4, numWarps, BFloat16Type::get(ctx),
+                          productUse(dot, dot.getLhs(), dot.getAcc()))),
             2};
   }
   return {};

@@ -78,7 +78,7 @@ static std::optional<MmaAttr> chooseWarpgroupMma(MLIRContext *ctx, int64_t m,
 MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
                                 int64_t m, int64_t n, int64_t k,
                                 unsigned numWarps, Type element,
-                                bool lhsLoaded) {
+                                ProductUse use) {
   if (chip.warpgroupMma && (element.isBF16() || element.isF16()))
     if (std::optional<MmaAttr> mma = chooseWarpgroupMma(ctx, m, n, numWarps))
       return *mma;
@@ -87,9 +87,13 @@ MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
   // read all of A and multiply few columns. The warps split K instead,
   // each reading its part of both operands once; one exchange of the
   // small result sums the parts (Dot.cpp), and every warp then holds the
-  // whole result, so the softmax's row reductions stay in the warp.
-  if (numWarps > 1 && m == chip.mmaM && n % chip.mmaN == 0 &&
-      n <= 4 * int64_t(chip.mmaN) && k % (int64_t(chip.mmaK) * numWarps) == 0 &&
+  // whole result, so the softmax's row reductions stay in the warp. A
+  // product that adds to a loop's carried accumulator would pay that
+  // exchange and its barriers every iteration (a 16-row GEMM's K step), so
+  // its warps take columns instead.
+  if (!use.accumulatesInLoop && numWarps > 1 && m == chip.mmaM &&
+      n % chip.mmaN == 0 && n <= 4 * int64_t(chip.mmaN) &&
+      k % (int64_t(chip.mmaK) * numWarps) == 0 &&
       k >= 2 * int64_t(chip.mmaK) * numWarps)
     return MmaAttr::get(ctx, getMmaKind(chip),
                         {chip.mmaM, chip.mmaN, chip.mmaK}, {1, 1, numWarps});
@@ -104,7 +108,8 @@ MmaAttr mla::tilegpu::chooseMma(MLIRContext *ctx, const ChipInfo &chip,
   // operand is read one K step at a time, so on the AMD chips a warp takes
   // up to four instruction rows of it: a 256x256 GEMM tile on 8 waves then
   // reads 192 operand rows and columns per K step instead of 288.
-  int64_t maxRows = (lhsLoaded && chip.isAMD() ? 4 : 2) * int64_t(chip.mmaM);
+  int64_t maxRows =
+      (use.lhsLoaded && chip.isAMD() ? 4 : 2) * int64_t(chip.mmaM);
   std::optional<unsigned> bestRows;
   int64_t bestCost = 0;
   for (unsigned rowWarps = numWarps; rowWarps >= 1; rowWarps /= 2) {

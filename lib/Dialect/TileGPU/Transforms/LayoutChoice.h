@@ -17,17 +17,29 @@ BlockedAttr chooseBlocked(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
                           unsigned elementBits, unsigned contiguousDim,
                           unsigned waveSize, unsigned numWarps);
 
+/// Where a product's operands come from and where its result goes, as far
+/// as the choice of its layout cares.
+struct ProductUse {
+  /// The left operand is a tile loaded from memory, not one computed in
+  /// registers.
+  bool lhsLoaded = false;
+  /// The accumulator is a loop's carried value: the product adds to it
+  /// once per iteration.
+  bool accumulatesInLoop = false;
+};
+
 /// The matrix-core result layout for an [m, n] product over K = `k` of
 /// `element` operands on `chip`: on a chip with warpgroup products, whole
 /// 64-row instructions per warpgroup where the rows and warps allow; for
 /// one instruction row of at most 4 instruction columns over a long K,
-/// warps that split K; otherwise the warp grid whose warps read the fewest
-/// operand rows and columns, each warp taking at most two instruction
-/// rows (four on AMD chips where `lhsLoaded`: the left operand is a tile
-/// loaded from memory, not one computed in registers).
+/// warps that split K, unless the product accumulates in a loop (the
+/// groups' parts would be summed every iteration); otherwise the warp grid
+/// whose warps read the fewest operand rows and columns, each warp taking
+/// at most two instruction rows (four on AMD chips where the left operand
+/// is loaded).
 MmaAttr chooseMma(mlir::MLIRContext *ctx, const ChipInfo &chip, int64_t m,
                   int64_t n, int64_t k, unsigned numWarps, mlir::Type element,
-                  bool lhsLoaded);
+                  ProductUse use);
 
 /// `mma` with the instruction K for a product of contraction length `k`:
 /// the chip's, or where that does not divide `k`, the half-K instruction
