@@ -11,7 +11,7 @@ tile.kernel @bad_waves(%x: !tile.ptr<f32>) attributes {tile.launch = {grid = [1,
 
 // The stage count decides whether a loop's operands are staged (copied a
 // step ahead), so layout assignment reads and checks it too.
-// expected-error @below {{launch key 'stages' must be 1 to 4}}
+// expected-error @below {{launch key 'stages' must be 1 to 8}}
 tile.kernel @bad_stages(%x: !tile.ptr<f32>) attributes {tile.launch = {grid = [1, 1, 1], stages = 0 : i64}} {
   tile.return
 }

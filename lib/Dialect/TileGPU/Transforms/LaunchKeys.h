@@ -17,7 +17,7 @@ getLaunchCount(tile::KernelOp kernel, llvm::StringRef key, unsigned fallback,
                llvm::StringRef expected);
 
 /// The most tiles in flight per loop a kernel may ask for.
-constexpr unsigned kMaxStages = 4;
+constexpr unsigned kMaxStages = 8;
 
 /// The tiles in flight per loop of `kernel` (tilegpu-pipeline-loads): its
 /// launch key `stages`, else `fallback`; 1 (no pipelining) to kMaxStages.

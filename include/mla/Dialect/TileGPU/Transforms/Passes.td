@@ -211,7 +211,7 @@ def TileGPUPipelineLoads : Pass<"tilegpu-pipeline-loads", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"stages", "stages", "unsigned", /*default=*/"1",
-           "Tiles in flight for kernels whose launch keys do not say (1 to 4)">,
+           "Tiles in flight for kernels whose launch keys do not say (1 to 8)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "Target chip (gfx950, gfx942 or sm_90); staged tiles are copied "
            "into LDS asynchronously where that is as wide as a global load. "
