@@ -146,9 +146,11 @@
 // runs it where a GPU is.
 // RUN: mla-compile %s --target=sm_90 --emit=asm -o - | FileCheck %s --check-prefix=PTX
 // The ALIGN = 8 instances require A and B 16-byte aligned (`a % (2 *
-// ALIGN) == 0`): the pointers are declared so, and no copy into shared
-// memory keeps the byte-by-byte path beside cp.async for an unaligned
-// source.
+// ALIGN) == 0`) and C 8-byte aligned (`c % ALIGN == 0`, a pair of its f32
+// columns): the pointers are declared so, no copy into shared memory keeps
+// the byte-by-byte path beside cp.async for an unaligned source, and each
+// pair of C's columns is stored as one st.global.v2 with no test of its
+// address.
 // RUN: mla-compile %s --target=sm_90 --emit=asm -o - \
 // RUN:   --instances=gemm_bf16:BM=128:BN=256:BK=64:ALIGN=8:WAVES=8:STAGES=3 \
 // RUN:   | FileCheck %s --check-prefix=ALIGNED
@@ -156,6 +158,9 @@
 // ALIGNED-NEXT: .param .u64 .ptr .global .align 16 gemm_bf16_bm128_bn256_bk64_align8_waves8_stages3_param_1,
 // ALIGNED: cp.async.cg.shared.global
 // ALIGNED-NOT: ld.global.b8
+// ALIGNED-NOT: st.global.b32
+// ALIGNED-COUNT-64: st.global.v2.b32
+// ALIGNED-NOT: st.global
 
 // CHECK-LABEL: tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1, WAVES: i64 = 4, STAGES: i64 = 1>
 // CHECK: scf.for
@@ -233,7 +238,8 @@ tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1,
                                waves = #tile.param<"WAVES">, stages = #tile.param<"STAGES">,
                                requires = ["k % ALIGN == 0", "n % ALIGN == 0",
                                            "a % (2 * ALIGN) == 0",
-                                           "b % (2 * ALIGN) == 0"]}} {
+                                           "b % (2 * ALIGN) == 0",
+                                           "c % ALIGN == 0"]}} {
   %c0 = arith.constant 0 : index
   %bm = tile.param "BM" : index
   %bn = tile.param "BN" : index

@@ -13,6 +13,7 @@
 
 #include "mla/Conversion/TileToGPU/GpuTarget.h"
 #include "mla/Conversion/Utils/TileMemory.h"
+#include "mla/Dialect/Tile/IR/TileOps.h"
 #include "mla/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mla::gpu {
 
@@ -56,6 +58,12 @@ struct LoweringState {
   /// and the tile's first column are both known to be multiples of
   /// (recordAccessMultiples).
   llvm::DenseMap<mlir::Operation *, int64_t> accessMultiples;
+  /// Per tile load and store from a tile.view: the power of two in bytes
+  /// that the address of each of its vector runs is known to be a multiple
+  /// of, as far as the view does not bound it (the base pointer's required
+  /// alignment, the leading strides, the first column); a run of at most
+  /// this many bytes needs no test of its address (recordAccessMultiples).
+  llvm::DenseMap<mlir::Operation *, int64_t> accessAlignments;
 
   /// The ids of the kernel `op` is in.
   const KernelIds &idsFor(mlir::Operation *op) const;
@@ -277,9 +285,15 @@ void dropRepeatedBarriers(mlir::Operation *func, const GpuTarget &target);
 void separateLdsCopies(mlir::Operation *func);
 
 /// Records, for each tile load and store of `kernel` from a tile.view, what
-/// its row length and first column are known to be multiples of, read off
-/// the IR before the conversion detaches loop bodies.
-void recordAccessMultiples(mlir::Operation *kernel, LoweringState &state);
+/// its row length and first column are known to be multiples of, and what
+/// its runs' addresses are aligned to, read off the IR before the
+/// conversion detaches loop bodies.
+void recordAccessMultiples(mla::tile::KernelOp kernel, LoweringState &state);
+
+/// The alignment in bytes each pointer argument of `kernel` is required to
+/// have (`P % C == 0` among its launch requirements: the largest power of
+/// two dividing C, the largest where several say).
+llvm::StringMap<int64_t> requiredAlignments(mla::tile::KernelOp kernel);
 
 /// Records, for each async_copy of `kernel` (run with `numWarps` warps),
 /// how it copies, and for each async_wait, the copy instructions it leaves

@@ -48,6 +48,8 @@ struct TileAccess {
   /// view's rows are whole runs, the tile starts on a run and any mask is
   /// over the leading dimensions.
   bool uniformRuns = false;
+  /// What every run's address is known to be a multiple of, in bytes.
+  int64_t alignment = 1;
   /// Whether rows past the view need no check: they lie past its extent,
   /// where the chip's accesses read zero and stores are dropped.
   bool rowsBounded = false;
@@ -125,6 +127,9 @@ static TileAccess prepareAccess(OpBuilder &b, Location loc, OpTy op,
   auto known = state.accessMultiples.find(op);
   access.uniformRuns = maskPerRow && known != state.accessMultiples.end() &&
                        known->second % access.run == 0;
+  if (auto aligned = state.accessAlignments.find(op);
+      aligned != state.accessAlignments.end())
+    access.alignment = aligned->second;
   access.rowsBounded =
       state.target.boundsAccesses() && rowsEndAtExtent(access.view);
   access.numBytes = viewExtentBytes(b, loc, access.view, access.bytes);
@@ -188,11 +193,15 @@ static Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> bits) {
 
 /// i1: the run moves as one vector access: every element is valid and the
 /// chip takes a vector at that address. Null when it always does (runs are
-/// valid or invalid as a whole, and any address takes a vector).
+/// valid or invalid as a whole, and any address takes a vector, or this
+/// run's is known aligned for it).
 static Value wholeRun(OpBuilder &b, Location loc, const TileAccess &access,
                       Value offset, ArrayRef<Value> valid) {
-  Value aligned = access.target->isAlignedForVector(
-      b, loc, access.resource, offset, access.run * access.bytes);
+  Value aligned =
+      access.alignment % (access.run * access.bytes) == 0
+          ? Value()
+          : access.target->isAlignedForVector(b, loc, access.resource, offset,
+                                              access.run * access.bytes);
   if (access.uniformRuns && !aligned)
     return {};
   Value whole = allOf(b, loc, valid);
@@ -347,8 +356,12 @@ struct StoreLowering : GpuOpLowering<tile::StoreOp> {
 };
 } // namespace
 
-void mla::gpu::recordAccessMultiples(Operation *kernel, LoweringState &state) {
-  auto record = [&](Operation *op, Value view, ValueRange indices) {
+void mla::gpu::recordAccessMultiples(tile::KernelOp kernel,
+                                     LoweringState &state) {
+  llvm::StringMap<int64_t> pointerAlignments = requiredAlignments(kernel);
+  Block &entry = kernel.getBody().front();
+  auto record = [&](Operation *op, Value view, ValueRange indices,
+                    Type element) {
     auto viewOp = view.getDefiningOp<tile::ViewOp>();
     if (!viewOp || indices.empty())
       return;
@@ -356,12 +369,28 @@ void mla::gpu::recordAccessMultiples(Operation *kernel, LoweringState &state) {
     state.accessMultiples[op] =
         std::min(getKnownMultiple(viewOp.getMixedSize(last)),
                  getKnownMultiple(indices.back()));
+    // A run starts at base + bytes * (sum of rows * leading strides +
+    // first column + a multiple of the run).
+    int64_t bytes = memoryBytes(element), alignment = bytes;
+    if (auto arg = dyn_cast<BlockArgument>(viewOp.getBase());
+        arg && arg.getOwner() == &entry)
+      alignment = std::max(
+          alignment,
+          pointerAlignments.lookup(kernel.getArgName(arg.getArgNumber())));
+    for (int64_t d = 0; d < last; ++d)
+      alignment = std::min(alignment,
+                           bytes * getKnownMultiple(viewOp.getMixedStride(d)));
+    alignment = std::min(alignment, bytes * getKnownMultiple(indices.back()));
+    state.accessAlignments[op] = alignment;
   };
   kernel->walk([&](Operation *op) {
     if (auto load = dyn_cast<tile::LoadOp>(op))
-      record(op, load.getView(), load.getIndices());
+      record(op, load.getView(), load.getIndices(),
+             load.getType().getElementType());
     else if (auto store = dyn_cast<tile::StoreOp>(op))
-      record(op, store.getView(), store.getIndices());
+      record(
+          op, store.getView(), store.getIndices(),
+          cast<RankedTensorType>(store.getValue().getType()).getElementType());
   });
 }
 

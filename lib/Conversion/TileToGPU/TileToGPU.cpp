@@ -28,12 +28,7 @@ using namespace mlir;
 using namespace mla;
 using namespace mla::gpu;
 
-/// Creates `gpu.func @name` in `module` from `kernel`, moves the body over
-/// and records its ids; returns null (after a diagnostic) on failure.
-/// The alignment each pointer argument of `kernel` is required to have
-/// (`P % C == 0` among its launch requirements), the largest where several
-/// say.
-static llvm::StringMap<int64_t> requiredAlignments(tile::KernelOp kernel) {
+llvm::StringMap<int64_t> mla::gpu::requiredAlignments(tile::KernelOp kernel) {
   llvm::StringMap<int64_t> alignments;
   auto launch = kernel->getAttrOfType<DictionaryAttr>(tile::kLaunchAttrName);
   auto conditions = launch ? launch.getAs<ArrayAttr>("requires") : nullptr;
@@ -46,13 +41,19 @@ static llvm::StringMap<int64_t> requiredAlignments(tile::KernelOp kernel) {
     if (!condition)
       continue;
     if (auto match = tile::matchAlignmentRequirement(kernel, *condition)) {
+      // `P % 24 == 0` makes P 8-byte aligned.
+      uint64_t divisor = match->second;
+      if (divisor == 0)
+        continue;
       int64_t &known = alignments[match->first];
-      known = std::max(known, match->second);
+      known = std::max<int64_t>(known, divisor & -divisor);
     }
   }
   return alignments;
 }
 
+/// Creates `gpu.func @name` in `module` from `kernel`, moves the body over
+/// and records its ids; returns null (after a diagnostic) on failure.
 static mlir::gpu::GPUFuncOp makeGpuFunc(tile::KernelOp kernel,
                                         mlir::gpu::GPUModuleOp module,
                                         LoweringState &state) {
