@@ -8,7 +8,10 @@ TFLOP/s.
 
   mla-compile examples/gemm.mlir --target=sm_90 -o build/dev/gemm.ptx \\
       --instances=gemm_bf16:BM=64,128:BN=64,128:BK=32,64:ALIGN=8
-  PYTHONPATH=python python3 bench/gemm_autotune.py build/dev/gemm.cubin
+  PYTHONPATH=python python3 bench/gemm_autotune.py build/dev/gemm.cubin \\
+      [MxNxK ...]
+
+Without shapes it runs 4096^3, 8192^3 and 16x4096x4096.
 """
 
 import sys
@@ -29,10 +32,11 @@ def device_us(call, iterations=20):
 
 def main():
     module = mla.Module(sys.argv[1])
+    shapes = [tuple(int(d) for d in s.split("x")) for s in sys.argv[2:]]
     gemm = mla.Autotune(module, "gemm_bf16", key=("m", "n", "k"))
     print(f"{torch.cuda.get_device_name()}; instances: "
           f"{', '.join(k.name for k in gemm.instances)}")
-    for m, n, k in SHAPES:
+    for m, n, k in shapes or SHAPES:
         a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
         b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
         c = torch.full((m, n), float("nan"), device="cuda")

@@ -6,7 +6,9 @@ Triton's pipeline stages and warps, timed as bench/gemm_autotune.py times
 ours (bench/timing: queued behind a device-side spin) and checked against
 torch's float32 product. Prints each configuration's time and the best.
 
-  python3 bench/triton_gemm.py
+  python3 bench/triton_gemm.py [MxNxK ...]
+
+Without shapes it runs 4096^3, 8192^3 and 16x4096x4096.
 """
 
 import itertools
@@ -20,12 +22,22 @@ sys.path[:0] = ["bench"]
 import timing  # noqa: E402
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (16, 4096, 4096)]
-# (BM, BN, BK): the DSL's instances and their neighbours.
+# (BM, BN, BK): the DSL's instances and their neighbours; the 16-row
+# blocks (for M <= 64) also over deeper pipelines.
 BLOCKS = [(128, 128, 32), (128, 128, 64), (128, 256, 64), (256, 128, 64),
-          (64, 64, 64), (16, 32, 128), (16, 64, 128), (16, 128, 128),
-          (64, 128, 64)]
+          (64, 64, 64), (64, 128, 64)]
 STAGES = [2, 3, 4]
+SKINNY_BLOCKS = [(16, 16, 128), (16, 32, 128), (16, 64, 128), (16, 128, 128),
+                 (16, 16, 256), (16, 32, 256)]
+SKINNY_STAGES = [2, 3, 4, 6, 8]
 WARPS = [4, 8]
+
+
+def configs(m):
+    """The (block, stages, warps) searched for M rows."""
+    if m <= 64:
+        return itertools.product(SKINNY_BLOCKS, SKINNY_STAGES, WARPS)
+    return itertools.product(BLOCKS, STAGES, WARPS)
 
 
 @triton.jit
@@ -56,15 +68,14 @@ def run(a, b, c, block, stages, warps):
 
 def main():
     print(torch.cuda.get_device_name(), "triton", triton.__version__)
-    for m, n, k in SHAPES:
+    shapes = [tuple(int(d) for d in s.split("x")) for s in sys.argv[1:]]
+    for m, n, k in shapes or SHAPES:
         a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
         b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
         expected = a.float() @ b.float()
         scale = float(expected.abs().max())
         times = {}
-        for block, stages, warps in itertools.product(BLOCKS, STAGES, WARPS):
-            if block[0] > max(m, 16) * 8:
-                continue
+        for block, stages, warps in configs(m):
             c = torch.full((m, n), float("nan"), device="cuda")
             try:
                 run(a, b, c, block, stages, warps)

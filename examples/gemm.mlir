@@ -12,10 +12,11 @@
 // (@gemm_bf16_bm128_bn256_bk64_align8_waves8_stages3 and
 // @gemm_bf16_bm128_bn128_bk64_align8_waves8_stages3), whose products stay
 // in flight from one K step into the next, for 4096-cube and larger
-// products, and 16x64x128 ones (@gemm_bf16_bm16_bk128_align8_stages3) for
-// 16-row ones, which mla.Autotune chose on the H200 and the H100
+// products, and 16x32x128 ones with four stages
+// (@gemm_bf16_bm16_bn32_bk128_align8_stages4) for 16-row ones, which
+// mla.Autotune chose on the H200 and the H100
 // (bench/results/2026-12-06-h200-gemm-async.md,
-// 2026-12-06-h100-tutorial-kernels.md).
+// 2026-12-06-h100-tutorial-kernels.md, 2026-12-06-h100-gemm-skinny.md).
 // `mla-compile --instances` picks others.
 // gfx950 also gets 256x256x64 blocks on 8 waves with two stages
 // (@gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2), its loop at most 2
@@ -211,9 +212,16 @@
 // PTX-LABEL: .visible .entry gemm_bf16_bm128_bn256_bk64_align8_waves8_stages3(
 // PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // PTX: wgmma.wait_group.sync.aligned 1;
-// PTX-LABEL: .visible .entry gemm_bf16_bm16_bk128_align8_stages3(
+// The 16-row block's warps take 8 columns each and all of a K step (its
+// accumulator is carried by the loop: warps that split K would sum their
+// parts every step); one barrier per step.
+// PTX-LABEL: .visible .entry gemm_bf16_bm16_bn32_bk128_align8_stages4(
 // PTX: cp.async.cg.shared.global
-// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX: bar.sync
+// PTX-NOT: bar.sync
+// PTX-COUNT-8: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-NOT: mma.sync
+// PTX: bra $L__BB
 
 !a_tile = tensor<?x?xbf16, #tile.dims<[BM, BK]>>
 !b_tile = tensor<?x?xbf16, #tile.dims<[BK, BN]>>
@@ -232,7 +240,8 @@ tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1,
                            {BM = [128], BN = [128], BK = [64], ALIGN = [1, 8]},
                            {BM = [128], BN = [128, 256], BK = [64],
                             ALIGN = [8], WAVES = [8], STAGES = [3]},
-                           {BM = [16], BK = [128], ALIGN = [8], STAGES = [3]}]},
+                           {BM = [16], BN = [32], BK = [128], ALIGN = [8],
+                            STAGES = [4]}]},
                 tile.launch = {grid = ["cdiv(m, BM)", "cdiv(n, BN)", 1],
                                block_m = #tile.param<"BM">, block_n = #tile.param<"BN">,
                                waves = #tile.param<"WAVES">, stages = #tile.param<"STAGES">,
