@@ -95,6 +95,20 @@
 // RUN:   --arg a=@%t.a.npy --arg b=@%t.b8.npy --arg c=empty:70x104 \
 // RUN:   --arg m=70 --arg n=104 --arg k=45 2>&1 | FileCheck %s --check-prefix=REFUSED
 //
+// 16x32 blocks: the warps take columns of the loop's carried accumulator
+// (gfx942: 32 columns are two instructions, so two of the four waves hold
+// copies), over three K steps of 128, the last one partial.
+// RUN: %npytool random %t.a32.npy --dtype bf16 --shape 40,264 --seed 6
+// RUN: %npytool random %t.b32.npy --dtype bf16 --shape 264,72 --seed 7
+// RUN: mla-compile %s --target=gfx942-emu -o %t.942_32.so \
+// RUN:   --instances=gemm_bf16:BM=16:BN=32:BK=128:ALIGN=8:STAGES=2
+// RUN: mla-run --target emu --module %t.942_32.so \
+// RUN:   --kernel gemm_bf16_bm16_bn32_bk128_align8_stages2 \
+// RUN:   --arg a=@%t.a32.npy --arg b=@%t.b32.npy --arg c=empty:40x72 \
+// RUN:   --arg m=40 --arg n=72 --arg k=264 --save c=%t.c32_942.npy
+// RUN: %npytool check-gemm %t.a32.npy %t.b32.npy %t.c32_942.npy \
+// RUN:   | FileCheck %s --check-prefix=HOST32
+//
 // gfx950's K loop of the ALIGN = 8 instance loads A and B with 16-byte
 // buffer loads only; the general one keeps 2-byte loads beside them.
 // RUN: mla-compile %s --target=gfx950 --emit=asm -o - | FileCheck %s --check-prefix=GFX950
@@ -177,6 +191,7 @@
 // LAUNCH16: run: target=host kernel=gemm_bf16_bm16 grid=5x2x1
 // HOST: check: rel_fro={{.*}} outside_tol=0/7000 nan=0 PASS
 // HOST8: check: rel_fro={{.*}} outside_tol=0/7280 nan=0 PASS
+// HOST32: check: rel_fro={{.*}} outside_tol=0/2880 nan=0 PASS
 // LAUNCH256: run: target=emu kernel=gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2 grid=2x2x1
 // HOST256: check: rel_fro={{.*}} outside_tol=0/79200 nan=0 PASS
 // MIX950: gemm_bf16_bm256_bn256_bk64_align8_waves8_stages2 0x{{[0-9a-f]+}} {{[0-9 ]+}} {{[a-z0-9_:,]+}} dwordx4.lds:{{[0-9]+}}{{$}}
