@@ -166,9 +166,10 @@
 // the byte-by-byte path beside cp.async for an unaligned source, and each
 // pair of C's columns is stored as one st.global.v2 with no test of its
 // address.
-// RUN: mla-compile %s --target=sm_90 --emit=asm -o - \
-// RUN:   --instances=gemm_bf16:BM=128:BN=256:BK=64:ALIGN=8:WAVES=8:STAGES=3 \
-// RUN:   | FileCheck %s --check-prefix=ALIGNED
+// RUN: mla-compile %s --target=sm_90 --emit=asm -o %t.aligned.ptx \
+// RUN:   --instances=gemm_bf16:BM=128:BN=256:BK=64:ALIGN=8:WAVES=8:STAGES=3
+// RUN: FileCheck %s --check-prefix=ALIGNED < %t.aligned.ptx
+// RUN: FileCheck %s --check-prefix=FENCE < %t.aligned.ptx
 // ALIGNED: .param .u64 .ptr .global .align 16 gemm_bf16_bm128_bn256_bk64_align8_waves8_stages3_param_0,
 // ALIGNED-NEXT: .param .u64 .ptr .global .align 16 gemm_bf16_bm128_bn256_bk64_align8_waves8_stages3_param_1,
 // ALIGNED: cp.async.cg.shared.global
@@ -176,6 +177,18 @@
 // ALIGNED-NOT: st.global.b32
 // ALIGNED-COUNT-64: st.global.v2.b32
 // ALIGNED-NOT: st.global
+// The copies' writes reach the products' reads (wgmma: the async proxy)
+// through a fence before the K step's first barrier; the second barrier,
+// after the products reading the buffer the next copies fill are waited
+// for, needs none.
+// FENCE-LABEL: .entry gemm_bf16_bm128_bn256_bk64_align8_waves8_stages3(
+// FENCE: cp.async.wait_group {{[0-9]+}};
+// FENCE-NEXT: fence.proxy.async.shared::cta;
+// FENCE-NEXT: bar.sync 0;
+// FENCE: wgmma.wait_group.sync.aligned 1;
+// FENCE-NOT: fence.proxy
+// FENCE: bar.sync 0;
+// FENCE: cp.async.cg.shared.global
 
 // CHECK-LABEL: tile.kernel @gemm_bf16<BM: i64 = 64, BN: i64 = 64, BK: i64 = 32, ALIGN: i64 = 1, WAVES: i64 = 4, STAGES: i64 = 1>
 // CHECK: scf.for

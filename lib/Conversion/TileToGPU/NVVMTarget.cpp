@@ -161,23 +161,63 @@ public:
 
   /// Shared-memory writes (st.shared, cp.async: the generic proxy) reach
   /// wgmma's reads (the async proxy) through fence.proxy.async by the
-  /// writing thread before the barrier that orders them.
+  /// writing thread before the barrier that orders them. A barrier that no
+  /// such write precedes since the thread's last fence needs none: after a
+  /// K step's products are waited for, the barrier before the next copies
+  /// orders only reads that wgmma.wait_group has completed.
   void fenceForWarpgroupReads(Operation *func) const override {
     if (!func->walk(
                  [](NVVM::WgmmaMmaAsyncOp) { return WalkResult::interrupt(); })
              .wasInterrupted())
       return;
+    SmallVector<Operation *> barriers;
     func->walk([&](Operation *op) {
-      if (!isBarrier(op))
-        return;
-      OpBuilder b(op);
+      if (isBarrier(op))
+        barriers.push_back(op);
+    });
+    for (Operation *barrier : barriers) {
+      if (!writesSharedSinceFence(barrier))
+        continue;
+      OpBuilder b(barrier);
       NVVM::FenceProxyOp::create(
-          b, op->getLoc(),
+          b, barrier->getLoc(),
           NVVM::ProxyKindAttr::get(b.getContext(),
                                    NVVM::ProxyKind::async_shared),
           NVVM::SharedSpaceAttr::get(b.getContext(),
                                      NVVM::SharedSpace::shared_cta));
-    });
+    }
+  }
+
+  /// Whether an op before `barrier` in its block, after the last
+  /// fence.proxy.async there, may write shared memory through the generic
+  /// proxy or complete such writes (cp.async.wait_group); the block's start
+  /// counts as one (its predecessors are not followed).
+  static bool writesSharedSinceFence(Operation *barrier) {
+    for (Operation *op = barrier->getPrevNode(); op; op = op->getPrevNode()) {
+      if (isa<NVVM::FenceProxyOp>(op))
+        return false;
+      if (mayWriteSharedGeneric(op))
+        return true;
+    }
+    return true;
+  }
+
+  /// Conservatively: anything that writes memory except the warpgroup
+  /// product's own instructions (which read shared memory through the
+  /// async proxy and write registers) and barriers.
+  static bool mayWriteSharedGeneric(Operation *op) {
+    if (isa<NVVM::WgmmaMmaAsyncOp, NVVM::WgmmaFenceAlignedOp,
+            NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaWaitGroupSyncOp,
+            mlir::gpu::BarrierOp>(op))
+      return false;
+    if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
+      return !asmOp.getAsmString().starts_with("wgmma.");
+    if (op->getNumRegions() != 0 || isa<NVVM::CpAsyncWaitGroupOp>(op))
+      return true;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return !op->hasTrait<OpTrait::ConstantLike>() && !isPure(op);
+    return effects.hasEffect<MemoryEffects::Write>();
   }
 
   Value globalResource(OpBuilder &b, Location loc, Value base,
