@@ -40,9 +40,9 @@ static RankedTensorType withLayout(RankedTensorType type, Attribute layout) {
   return RankedTensorType::get(type.getShape(), type.getElementType(), layout);
 }
 
-/// Ops that can be cloned for each user, so that each copy takes the layout
-/// its user needs, and made next to it.
-/// How `dot`'s layout choice sees its operands and result (ProductUse).
+/// How `dot`'s layout choice sees its operands and result (ProductUse):
+/// whether its left operand is loaded, and whether its accumulator is the
+/// carried value of the loop whose body holds it.
 static ProductUse productUse(Operation *dot, Value lhs, Value acc) {
   auto carried = dyn_cast<BlockArgument>(acc);
   return {lhs.getDefiningOp<tile::LoadOp>() != nullptr,
@@ -51,6 +51,8 @@ static ProductUse productUse(Operation *dot, Value lhs, Value acc) {
               carried.getOwner() == dot->getBlock()};
 }
 
+/// Ops that can be cloned for each user, so that each copy takes the layout
+/// its user needs, and made next to it.
 static bool isRematerializable(Operation *op) {
   if (isa<tile::SplatOp, tile::RangeOp>(op))
     return true;
