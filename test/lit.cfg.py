@@ -75,9 +75,13 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mla_tools_dir, append_path=True)
 
 # Tools built with sanitizers (scripts/test-sanitized) run the long
-# campaign-like tests on part of their range only.
+# campaign-like tests on part of their range only: those marked
+# UNSUPPORTED: sanitized, and %random_runs (how many fresh random cases a
+# randomized test draws) is smaller.
 if config.mla_sanitize:
     config.available_features.add("sanitized")
+config.substitutions.append(
+    ("%random_runs", "4" if config.mla_sanitize else "12"))
 
 # Tests of cubins need NVIDIA's ptxas, where mla-compile looks for it.
 if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
