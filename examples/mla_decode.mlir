@@ -20,7 +20,8 @@
 //    sequence with one split gets its bf16 output here; otherwise the
 //    normalized output and its log-sum-exp go to the split's part rows.
 //  - @mla_combine: one program per combine item (BLOCK_M rows of a sequence
-//    with several splits): a running log-sum-exp over the rows' splits.
+//    with several splits): per row, a running log-sum-exp over its splits,
+//    SPLITS of them loaded at a time.
 // A third kernel, @mla_plan, makes the host's reproducible plan on the
 // device from the indptrs there, for callers that must not wait for the
 // device (PyTorch, a leaderboard submission); mla-run --plan-on-device
@@ -105,6 +106,9 @@
 !o_tile = tensor<?x512xf32, #tile.dims<[BLOCK_M, 512]>>
 !out_tile = tensor<?x512xbf16, #tile.dims<[BLOCK_M, 512]>>
 !rows = tensor<?xf32, #tile.dims<[BLOCK_M]>>
+!split_lse = tensor<?xf32, #tile.dims<[SPLITS]>>
+!split_o = tensor<?x512xf32, #tile.dims<[SPLITS, 512]>>
+!o_row = tensor<512xf32>
 !row_ids = tensor<?xindex, #tile.dims<[BLOCK_M]>>
 !key_ids = tensor<?xindex, #tile.dims<[BLOCK_N]>>
 !score_ids = tensor<?x?xindex, #tile.dims<[BLOCK_M, BLOCK_N]>>
@@ -235,14 +239,18 @@ tile.kernel @mla_partial<KV: str, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
   tile.return
 }
 
-// ROUNDTRIP-LABEL: tile.kernel @mla_combine<BLOCK_M: i64 = 16, WAVES: i64 = 4>
+// ROUNDTRIP-LABEL: tile.kernel @mla_combine<BLOCK_M: i64 = 16, SPLITS: i64 = 16, WAVES: i64 = 4>
 // ROUNDTRIP: scf.for
-// ROUNDTRIP: tile.call @merge
+// ROUNDTRIP: scf.for
+// ROUNDTRIP: tile.call @merge_splits
 // PRIMS-LABEL: tile.kernel @mla_combine(
 // PRIMS: scf.for
+// PRIMS: scf.for
+// PRIMS: tile.load {{.*}} -> tensor<16x512xf32>
 // PRIMS: math.exp
-// PRIMS: arith.truncf {{.*}} : tensor<16x512xf32> to tensor<16x512xbf16>
-tile.kernel @mla_combine<BLOCK_M: i64 = 16, WAVES: i64 = 4>(
+// PRIMS: tile.reduce sum {{.*}} dim 0 : tensor<16x512xf32> -> tensor<512xf32>
+// PRIMS: arith.truncf {{.*}} : tensor<512xf32> to tensor<512xbf16>
+tile.kernel @mla_combine<BLOCK_M: i64 = 16, SPLITS: i64 = 16, WAVES: i64 = 4>(
     %part_out: !tile.ptr<f32>, %part_lse: !tile.ptr<f32>, %combine: !tile.ptr<i32>,
     %out: !tile.ptr<bf16>)
     attributes {tile.target_instances = {sm_90 = [{BLOCK_M = [1]}]},
@@ -252,36 +260,48 @@ tile.kernel @mla_combine<BLOCK_M: i64 = 16, WAVES: i64 = 4>(
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c512 = arith.constant 512 : index
+  %splits_step = tile.param "SPLITS" : index
   %i = tile.program_id x
   %part_row, %out_row, %rows, %num_splits, %split_stride, %pad:3 =
       tile.call @item(%combine, %i) : (!tile.ptr<i32>, index)
       -> (index, index, index, index, index, index, index, index)
 
-  // A running log-sum-exp over the rows' actual splits. Rows past %rows
-  // load lse = -inf: they stay empty.
+  // Each row is a running log-sum-exp over its splits, SPLITS of them at a
+  // time: their loads are issued together instead of one split's latency
+  // after another's (a sequence may have 64 splits). Splits past
+  // %num_splits load lse = -inf and add nothing.
   %neg_inf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
-  %m0 = tile.splat %neg_inf : !rows
-  %w0 = tile.splat %zero : !rows
-  %acc0 = tile.splat %zero : !o_tile
-  %r:3 = scf.for %s = %c0 to %num_splits step %c1
-      iter_args(%m = %m0, %w = %w0, %acc = %acc0) -> (!rows, !rows, !o_tile) {
-    %skip = arith.muli %s, %split_stride : index
-    %row = arith.addi %part_row, %skip : index
-    %lse_rows = tile.view %part_lse[%row] sizes [%rows] strides [1]
+  %m0 = tile.splat %neg_inf : !o_row
+  %w0 = tile.splat %zero : !o_row
+  %o_stride = arith.muli %split_stride, %c512 : index
+  scf.for %r = %c0 to %rows step %c1 {
+    %row = arith.addi %part_row, %r : index
+    %lse_splits = tile.view %part_lse[%row] sizes [%num_splits] strides [%split_stride]
         : !tile.ptr<f32> -> !tile.view<?xf32>
-    %lse = tile.load %lse_rows[%c0] pad %neg_inf : !tile.view<?xf32> -> !rows
     %o_off = arith.muli %row, %c512 : index
-    %o_rows = tile.view %part_out[%o_off] sizes [%rows, 512] strides [512, 1]
+    %o_splits = tile.view %part_out[%o_off] sizes [%num_splits, 512] strides [%o_stride, 1]
         : !tile.ptr<f32> -> !tile.view<?x512xf32>
-    %o = tile.load %o_rows[%c0, %c0] : !tile.view<?x512xf32> -> !o_tile
-    %m2, %w2, %acc2 = tile.call @merge(%m, %w, %acc, %lse, %o)
-        : (!rows, !rows, !o_tile, !rows, !o_tile) -> (!rows, !rows, !o_tile)
-    scf.yield %m2, %w2, %acc2 : !rows, !rows, !o_tile
+    %m, %w, %acc = scf.for %s = %c0 to %num_splits step %splits_step
+        iter_args(%m_s = %m0, %w_s = %w0, %acc_s = %w0) -> (!o_row, !o_row, !o_row) {
+      %lse = tile.load %lse_splits[%s] pad %neg_inf : !tile.view<?xf32> -> !split_lse
+      %o = tile.load %o_splits[%s, %c0] : !tile.view<?x512xf32> -> !split_o
+      %m2, %w2, %acc2 = tile.call @merge_splits(%m_s, %w_s, %acc_s, %lse, %o)
+          : (!o_row, !o_row, !o_row, !split_lse, !split_o) -> (!o_row, !o_row, !o_row)
+      scf.yield %m2, %w2, %acc2 : !o_row, !o_row, !o_row
+    }
+    // acc / w; 0 for a row whose splits saw no key (w = 0).
+    %zeros = tile.splat %zero : !o_row
+    %o_unit = arith.divf %acc, %w : !o_row
+    %no_keys = arith.cmpf oeq, %w, %zeros : !o_row
+    %merged = arith.select %no_keys, %zeros, %o_unit : tensor<512xi1>, !o_row
+    %out_at = arith.addi %out_row, %r : index
+    %out_off = arith.muli %out_at, %c512 : index
+    %out_view = tile.view %out[%out_off] sizes [512] strides [1]
+        : !tile.ptr<bf16> -> !tile.view<512xbf16>
+    %merged16 = arith.truncf %merged : !o_row to tensor<512xbf16>
+    tile.store %merged16, %out_view[%c0] : tensor<512xbf16>, !tile.view<512xbf16>
   }
-  %merged = tile.call @normalize(%r#2, %r#1) : (!o_tile, !rows) -> !o_tile
-  tile.call @store_out(%out, %merged, %out_row, %rows)
-      : (!tile.ptr<bf16>, !o_tile, index, index) -> ()
   tile.return
 }
 
@@ -426,30 +446,34 @@ tile.func @normalize(%acc: !o_tile, %l: !rows) -> !o_tile {
   tile.return %o0 : !o_tile
 }
 
-/// One step of the combine's running log-sum-exp: (m, w, acc) is the merge
-/// so far, scaled by exp(-m); a split with lse = -inf adds nothing.
-tile.func @merge(%m: !rows, %w: !rows, %acc: !o_tile, %lse: !rows, %o: !o_tile)
-    -> (!rows, !rows, !o_tile) {
+/// One step of the combine's running log-sum-exp over a row's splits:
+/// (m, w, acc) is the merge so far, scaled by exp(-m), each held once per
+/// output column; a split with lse = -inf adds nothing.
+tile.func @merge_splits(%m: !o_row, %w: !o_row, %acc: !o_row, %lse: !split_lse,
+                        %o: !split_o) -> (!o_row, !o_row, !o_row) {
   %neg_inf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
-  %neg_infs = tile.splat %neg_inf : !rows
-  %zeros = tile.splat %zero : !rows
-  // Rows still at -inf use 0 as reference, so exp never sees -inf - -inf.
-  %m2 = arith.maximumf %m, %lse : !rows
-  %empty = arith.cmpf oeq, %m2, %neg_infs : !rows
-  %ref = arith.select %empty, %zeros, %m2 : tensor<?xi1, #tile.dims<[BLOCK_M]>>, !rows
-  %old = arith.subf %m, %ref : !rows
-  %alpha = math.exp %old : !rows
-  %new = arith.subf %lse, %ref : !rows
-  %beta = math.exp %new : !rows
-  %w_old = arith.mulf %w, %alpha : !rows
-  %w2 = arith.addf %w_old, %beta : !rows
-  %alpha_t = tile.broadcast %alpha dims [1] : !rows -> !o_tile
-  %beta_t = tile.broadcast %beta dims [1] : !rows -> !o_tile
-  %acc_old = arith.mulf %acc, %alpha_t : !o_tile
-  %o_new = arith.mulf %o, %beta_t : !o_tile
-  %acc2 = arith.addf %acc_old, %o_new : !o_tile
-  tile.return %m2, %w2, %acc2 : !rows, !rows, !o_tile
+  %neg_infs = tile.splat %neg_inf : !o_row
+  %zeros = tile.splat %zero : !o_row
+  %lse_t = tile.broadcast %lse dims [1] : !split_lse -> !split_o
+  %top = tile.reduce max %lse_t dim 0 : !split_o -> !o_row
+  // A row still at -inf uses 0 as reference, so exp never sees -inf - -inf.
+  %m2 = arith.maximumf %m, %top : !o_row
+  %empty = arith.cmpf oeq, %m2, %neg_infs : !o_row
+  %ref = arith.select %empty, %zeros, %m2 : tensor<512xi1>, !o_row
+  %old = arith.subf %m, %ref : !o_row
+  %alpha = math.exp %old : !o_row
+  %ref_t = tile.broadcast %ref dims [0] : !o_row -> !split_o
+  %new = arith.subf %lse_t, %ref_t : !split_o
+  %beta = math.exp %new : !split_o
+  %beta_sum = tile.reduce sum %beta dim 0 : !split_o -> !o_row
+  %w_old = arith.mulf %w, %alpha : !o_row
+  %w2 = arith.addf %w_old, %beta_sum : !o_row
+  %o_new = arith.mulf %o, %beta : !split_o
+  %o_sum = tile.reduce sum %o_new dim 0 : !split_o -> !o_row
+  %acc_old = arith.mulf %acc, %alpha : !o_row
+  %acc2 = arith.addf %acc_old, %o_sum : !o_row
+  tile.return %m2, %w2, %acc2 : !o_row, !o_row, !o_row
 }
 
 /// Rows [%first, %first + %count) of out viewed as [total_q * H, 512] get

@@ -34,14 +34,40 @@ tile.kernel @scaled(%x: !tile.ptr<f32>, %len: i32) {
 
 // -----
 
-// Without a scale, a plain add; the reduced dimension may be the first.
+// Without a scale, a plain add, the sum on either side.
 // CHECK-LABEL: tile.kernel @plain
 // CHECK: scf.for {{.*}} -> (tensor<16x64xf32>)
 // CHECK-NOT: tile.reduce
 // CHECK: arith.addf %{{.*}}, %{{.*}} : tensor<16x64xf32>
 // CHECK: scf.yield
-// CHECK: tile.reduce sum %{{.*}} dim 0 : tensor<16x64xf32> -> tensor<64xf32>
+// CHECK: tile.reduce sum %{{.*}} dim 1 : tensor<16x64xf32> -> tensor<16xf32>
 tile.kernel @plain(%x: !tile.ptr<f32>, %len: i32) {
+  %n = arith.index_cast %len : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : tensor<16xf32>
+  %v = tile.view %x sizes [16, 64] strides [64, 1] : !tile.ptr<f32> -> !tile.view<16x64xf32>
+  %o = tile.view %x sizes [16] strides [1] : !tile.ptr<f32> -> !tile.view<16xf32>
+  %l = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16xf32>) {
+    %p = tile.load %v[%i, %c0] : !tile.view<16x64xf32> -> tensor<16x64xf32>
+    %s = tile.reduce sum %p dim 1 : tensor<16x64xf32> -> tensor<16xf32>
+    %next = arith.addf %s, %acc : tensor<16xf32>
+    scf.yield %next : tensor<16xf32>
+  }
+  tile.store %l, %o[%c0] : tensor<16xf32>, !tile.view<16xf32>
+  tile.return
+}
+
+// -----
+
+// A sum along a leading dimension is left alone: lanes hold that
+// dimension's elements as register repeats, and the carried tile would be
+// 16 times the sum's registers.
+// CHECK-LABEL: tile.kernel @leading_dim
+// CHECK: scf.for {{.*}} -> (tensor<64xf32>)
+// CHECK: tile.reduce sum %{{.*}} dim 0 : tensor<16x64xf32> -> tensor<64xf32>
+// CHECK: scf.yield
+tile.kernel @leading_dim(%x: !tile.ptr<f32>, %len: i32) {
   %n = arith.index_cast %len : i32 to index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -149,7 +149,7 @@ tile.kernel @scaled_product(%a: !tile.ptr<bf16>, %b: !tile.ptr<i8>, %bs: !tile.p
 // MLA-VERIFY-LABEL: tile.kernel @mla_partial_mxfp4(
 // MLA-VERIFY: tile.qk_softmax_acc {{.*}} mask %{{.*}} : tensor<64x64xi1, "L"> : tensor<64x576xbf16, "L">, tensor<64x576xbf16, "L"> -> tensor<64x512xf32, "L">
 // MLA-VERIFY-LABEL: tile.kernel @mla_combine(
-// MLA-VERIFY: scf.for {{.*}} -> (tensor<16xf32, "L">, tensor<16xf32, "L">, tensor<16x512xf32, "L">)
+// MLA-VERIFY: scf.for {{.*}} -> (tensor<512xf32, "L">, tensor<512xf32, "L">, tensor<512xf32, "L">)
 // MLA-CANON-LABEL: tile.kernel @mla_partial_mxfp4(
 // MLA-CANON: tile.load %{{.*}}[%{{.*}}, %{{.*}}] : !tile.view<?x288xi8> -> tensor<64x288xi8, "L">
 // MLA-CANON: tile.qk_softmax_acc
@@ -161,9 +161,10 @@ tile.kernel @scaled_product(%a: !tile.ptr<bf16>, %b: !tile.ptr<i8>, %bs: !tile.p
 // MLA-DECOMP: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64xbf16, "L">, tensor<64x512xbf16, "L"> -> tensor<64x512xf32, "L">
 // MLA-DECOMP: tile.store %{{.*}} : tensor<64xf32, "L">, !tile.view<?xf32>
 // MLA-DECOMP-LABEL: tile.kernel @mla_combine(
-// MLA-DECOMP: math.exp %{{.*}} : tensor<16xf32, "L">
-// MLA-DECOMP: tile.store %{{.*}} : tensor<16x512xbf16, "L">, !tile.view<?x512xbf16>
+// MLA-DECOMP: math.exp %{{.*}} : tensor<16x512xf32, "L">
+// MLA-DECOMP: tile.store %{{.*}} : tensor<512xbf16, "L">, !tile.view<512xbf16>
 // MLA-PRIMS-LABEL: tile.kernel @mla_partial_mxfp4(
 // MLA-PRIMS: scf.for {{.*}} -> (tensor<64xf32, "L">, tensor<64xf32, "L">, tensor<64x512xf32, "L">)
 // MLA-PRIMS-LABEL: tile.kernel @mla_combine(
-// MLA-PRIMS: tile.store %{{.*}} : tensor<16x512xbf16, "L">, !tile.view<?x512xbf16>
+// MLA-PRIMS: tile.reduce sum %{{.*}} dim 0 : tensor<16x512xf32, "L"> -> tensor<512xf32, "L">
+// MLA-PRIMS: tile.store %{{.*}} : tensor<512xbf16, "L">, !tile.view<512xbf16>

@@ -73,6 +73,32 @@ tile.kernel @scale_rows_and_store(%x: !tile.ptr<f32>, %w: !tile.ptr<f32>, %y: !t
 
 // -----
 
+// A tile reduced along its rows (a combine summing 16 splits of a 512-wide
+// row) keeps its warps on the columns, so the sum adds within each lane
+// (and, with 64 lanes, across two of them) instead of exchanging through
+// LDS. A row reduction keeps them on the rows (@softmax above).
+// SM90-DAG: #[[$B:.*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]>
+// GFX950-DAG: #[[$B:.*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 32], warpsPerCTA = [1, 4], order = [1, 0]>
+// GFX942-DAG: #[[$B:.*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 32], warpsPerCTA = [1, 4], order = [1, 0]>
+// CHECK-DAG: #[[$S:.*]] = #tilegpu.slice<dim = 0, parent = #[[$B]]>
+// CHECK-LABEL: tile.kernel @column_sums
+// CHECK: tile.load {{.*}} -> tensor<16x512xf32, #[[$B]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.reduce sum %{{.*}} dim 0 : tensor<16x512xf32, #[[$B]]> -> tensor<512xf32, #[[$S]]>
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.return
+tile.kernel @column_sums(%x: !tile.ptr<f32>, %y: !tile.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %in = tile.view %x sizes [16, 512] strides [512, 1] : !tile.ptr<f32> -> !tile.view<16x512xf32>
+  %t = tile.load %in[%c0, %c0] : !tile.view<16x512xf32> -> tensor<16x512xf32>
+  %s = tile.reduce sum %t dim 0 : tensor<16x512xf32> -> tensor<512xf32>
+  %out = tile.view %y sizes [512] strides [1] : !tile.ptr<f32> -> !tile.view<512xf32>
+  tile.store %s, %out[%c0] : tensor<512xf32>, !tile.view<512xf32>
+  tile.return
+}
+
+// -----
+
 // A product: the chip's matrix-core layout, its operand layouts, the
 // accumulator carried by the loop in the result layout; the zero
 // accumulator is made directly in it. A's registers are runs of its rows

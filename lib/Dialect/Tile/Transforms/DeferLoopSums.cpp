@@ -5,7 +5,8 @@
 // so the loop can carry `L' = L * broadcast(a, d) + x` instead and reduce
 // once after it. On a GPU the per-iteration reduction is a butterfly of
 // shuffles and an exchange through LDS; the carried tile costs one
-// multiply-add per element.
+// multiply-add per element. Only sums along the last dimension, which
+// lanes split, are deferred (Passes.td says why).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +28,8 @@ using namespace mla::tile;
 
 namespace {
 /// One carried sum: `yielded = addf(scaled, sum)` with `scaled` the carried
-/// value itself or `mulf(carried, scale)`, and `sum` a row reduction.
+/// value itself or `mulf(carried, scale)`, and `sum` a reduction along the
+/// last dimension (a row's).
 struct CarriedSum {
   unsigned index;
   arith::AddFOp yielded;
@@ -70,7 +72,8 @@ static bool matchCarriedSum(scf::ForOp loop, unsigned index,
     return false;
   auto sum = otherOperand(add, chain).getDefiningOp<ReduceOp>();
   if (!sum || sum.getKind() != ReduceKind::sum || !sum->hasOneUse() ||
-      sum.getType() != type || sum->getParentOp() != loop)
+      sum.getType() != type || sum->getParentOp() != loop ||
+      int64_t(sum.getDim()) + 1 != sum.getInput().getType().getRank())
     return false;
   // The new sum goes to the next iteration and nowhere else.
   if (soleUser(add.getResult()) != loop.getBody()->getTerminator())

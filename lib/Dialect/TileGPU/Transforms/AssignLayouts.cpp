@@ -121,7 +121,10 @@ private:
   LogicalResult checkLayoutsHold();
 
   Attribute layoutOf(Value v) { return layouts.lookup(find(v)); }
-  Attribute defaultBlocked(RankedTensorType type);
+  /// The blocked layout of a tile of `type` in the group of `member`
+  /// (none: of no group), its warps off the dimensions the group's tiles are
+  /// reduced along.
+  Attribute defaultBlocked(RankedTensorType type, Value member = {});
   Value convertTo(OpBuilder &b, Location loc, Value v, Attribute layout);
 
   tile::KernelOp kernel;
@@ -131,6 +134,9 @@ private:
   MLIRContext *ctx;
 
   llvm::MapVector<Value, Value> parent;
+  /// Per group root, bit d set where a tile of the group is reduced along
+  /// dimension d (buildGroups).
+  llvm::DenseMap<Value, unsigned> reducedDims;
   llvm::DenseMap<Value, Attribute> layouts;
   /// Values whose defining op produces another layout than their group's
   /// (a load in a matrix-core group): the op's own layout.
@@ -223,14 +229,18 @@ void LayoutAssigner::buildGroups() {
       }
     }
   });
+  kernel.walk([&](tile::ReduceOp reduce) {
+    reducedDims[find(reduce.getInput())] |= 1u << reduce.getDim();
+  });
 }
 
-Attribute LayoutAssigner::defaultBlocked(RankedTensorType type) {
+Attribute LayoutAssigner::defaultBlocked(RankedTensorType type, Value member) {
   unsigned bits = type.getElementType().isIntOrFloat()
                       ? type.getElementType().getIntOrFloatBitWidth()
                       : 32;
   return chooseBlocked(ctx, type.getShape(), bits, type.getRank() - 1,
-                       chip.waveSize, numWarps);
+                       chip.waveSize, numWarps,
+                       member ? reducedDims.lookup(find(member)) : 0);
 }
 
 std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
@@ -244,7 +254,7 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
     if (!load->use_empty() &&
         llvm::all_of(load->getUsers(), llvm::IsaPred<tile::BroadcastOp>))
       return {};
-    return {defaultBlocked(load.getType()), 1};
+    return {defaultBlocked(load.getType(), load.getResult()), 1};
   }
   if (auto dequant = dyn_cast<tile::DequantMxOp>(op)) {
     // Dequantize where the packed bytes were loaded: each lane expands its
@@ -263,7 +273,7 @@ std::pair<Attribute, int> LayoutAssigner::anchorLayout(Value v) {
       if (succeeded(layout.getLaneMap(type.getShape(), &why)))
         return {layout, 1};
     }
-    return {defaultBlocked(type), 1};
+    return {defaultBlocked(type, dequant.getResult()), 1};
   }
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
     RankedTensorType type = dot.getType();
@@ -385,7 +395,7 @@ void LayoutAssigner::decideDefaults() {
   for (auto &[value, unused] : parent) {
     Value root = find(value);
     if (!layouts.count(root))
-      layouts[root] = defaultBlocked(tileType(value));
+      layouts[root] = defaultBlocked(tileType(value), root);
   }
 }
 

@@ -21,7 +21,8 @@ BlockedAttr mla::tilegpu::chooseBlocked(MLIRContext *ctx,
                                         ArrayRef<int64_t> shape,
                                         unsigned elementBits,
                                         unsigned contiguousDim,
-                                        unsigned waveSize, unsigned numWarps) {
+                                        unsigned waveSize, unsigned numWarps,
+                                        unsigned reducedDims) {
   unsigned rank = shape.size();
   // Fastest first: the contiguous dimension, then the others from the last.
   SmallVector<unsigned> order = {contiguousDim};
@@ -43,14 +44,40 @@ BlockedAttr mla::tilegpu::chooseBlocked(MLIRContext *ctx,
   // Lanes the tile cannot use hold replicas along the slowest dimension.
   threads[order.back()] *= lanesLeft;
 
+  // Warps from the slowest dimension inwards: first over the dimensions
+  // not reduced, then over the reduced ones.
   unsigned warpsLeft = numWarps;
-  for (unsigned i = rank; i-- > 0;) {
-    unsigned d = order[i];
-    int64_t rest = shape[d] / (int64_t(sizePerThread[d]) * threads[d]);
-    warps[d] = largestPow2Dividing(std::max<int64_t>(rest, 1), warpsLeft);
-    warpsLeft /= warps[d];
+  for (bool reduced : {false, true}) {
+    for (unsigned i = rank; i-- > 0;) {
+      unsigned d = order[i];
+      if (bool(reducedDims & (1u << d)) != reduced)
+        continue;
+      int64_t rest = shape[d] / (int64_t(sizePerThread[d]) * threads[d]);
+      warps[d] = largestPow2Dividing(std::max<int64_t>(rest, 1), warpsLeft);
+      warpsLeft /= warps[d];
+    }
   }
   warps[order.back()] *= warpsLeft;
+
+  // Warps that only a reduced dimension could take are traded for lanes of
+  // a dimension not reduced (the slowest first), whose warps then cover
+  // what those lanes did: a reduction across lanes is shuffles, one across
+  // warps an exchange through LDS behind barriers.
+  for (unsigned r = 0; r < rank; ++r) {
+    if (!(reducedDims & (1u << r)))
+      continue;
+    for (unsigned i = rank; i-- > 0;) {
+      unsigned d = order[i];
+      if (reducedDims & (1u << d))
+        continue;
+      while (warps[r] > 1 && threads[d] > 1) {
+        warps[r] /= 2;
+        threads[r] *= 2;
+        threads[d] /= 2;
+        warps[d] *= 2;
+      }
+    }
+  }
   return BlockedAttr::get(ctx, sizePerThread, threads, warps, order);
 }
 

@@ -12,10 +12,15 @@ namespace mla::tilegpu {
 /// A blocked layout for a tile of `shape` and `elementBits`-bit elements
 /// whose dimension `contiguousDim` is contiguous in memory: 16 bytes per
 /// lane along it where the shape allows, lanes then warps spread over the
-/// tile from the contiguous dimension outwards.
+/// tile from the contiguous dimension outwards. Warps stay off the
+/// dimensions of `reducedDims` (bit d: the tile is reduced along d) where
+/// the others can take them, or can take them for some of their lanes, so
+/// that a reduction along one adds within each warp instead of exchanging
+/// through LDS behind a barrier.
 BlockedAttr chooseBlocked(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
                           unsigned elementBits, unsigned contiguousDim,
-                          unsigned waveSize, unsigned numWarps);
+                          unsigned waveSize, unsigned numWarps,
+                          unsigned reducedDims = 0);
 
 /// Where a product's operands come from and where its result goes, as far
 /// as the choice of its layout cares.

@@ -166,6 +166,15 @@ def TileDeferLoopSums : Pass<"tile-defer-loop-sums"> {
     multiply and one add per register. The GPU pipelines run it; the host
     pipeline, where both cost the same, does not.
 
+    Only sums along a tile's last (contiguous) dimension are deferred:
+    lanes split that dimension, so its reduction crosses them. A tile's
+    leading dimensions are register repeats within each lane where the
+    layout keeps warps off a dimension it is reduced along
+    (tilegpu-assign-layouts), so reducing one of them each iteration costs
+    an add per register, and carrying it unreduced would multiply the
+    loop's live registers by its size (a combine merging 16 splits of a
+    512-wide row at a time would carry two 16x512 tiles).
+
     Before:
     ```mlir
     %r = scf.for ... iter_args(%l = %zeros) -> (tensor<16xf32>) {
