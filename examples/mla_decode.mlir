@@ -87,6 +87,15 @@
 // RUN:   --kv-lens 5 --seed 51 --bench --iters 2 --rotate-mib 1 \
 // RUN:   | FileCheck %s --check-prefix=ROTATE
 // ROTATE: bench: {{.*}}, inputs in 20 copies
+//
+// A combine that merges 4 splits at a time (SPLITS=4) takes a row of 11
+// splits in three steps, the last one partial, and 6 splits in two.
+// RUN: mla-compile %s --target=host -o %t.chunks.so \
+// RUN:   --instances=mla_partial:KV=bf16 --instances=mla_combine:SPLITS=4
+// RUN: mla-run --target host --module %t.chunks.so --kv-dtype bf16 --heads 16 --q-len 2 \
+// RUN:   --kv-lens 5000,0,3000,37 --plan balanced --threads 20 --seed 53 --check \
+// RUN:   | FileCheck %s --check-prefixes=HOST,CHUNKS
+// CHUNKS: plan=balanced {{.*}} max_splits=11
 
 // The types that depend on the KV format: the cache's elements, its scale
 // (fp8: one f32; mxfp4: an E8M0 exponent per 32 values; bf16 has none) and
