@@ -277,8 +277,9 @@ tile.kernel @mla_combine<BLOCK_M: i64 = 16, SPLITS: i64 = 16, WAVES: i64 = 4>(
 
   // Each row is a running log-sum-exp over its splits, SPLITS of them at a
   // time: their loads are issued together instead of one split's latency
-  // after another's (a sequence may have 64 splits). Splits past
-  // %num_splits load lse = -inf and add nothing.
+  // after another's. The partial kernel's split cap (16 unless its launch
+  // sets max_splits) makes that one step with the default SPLITS. Splits
+  // past %num_splits load lse = -inf and add nothing.
   %neg_inf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
   %m0 = tile.splat %neg_inf : !o_row
