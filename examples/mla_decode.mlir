@@ -65,17 +65,24 @@
 // Compiled for a GPU, the instances are that chip's.
 // RUN: mla-opt %s --tile-specialize=target=gfx950 | FileCheck %s --check-prefix=GFX950
 // GFX950: tile.kernel @mla_partial_bf16_block_m16_block_n32_stages2(
+// GFX950: tile.kernel @mla_partial_bf16_block_m32_block_n32_stages2(
 // GFX950: tile.kernel @mla_partial_fp8_block_m16_block_n32_stages2(
+// GFX950: tile.kernel @mla_partial_fp8_block_m32_block_n32_stages2(
 // GFX950: tile.kernel @mla_partial_mxfp4_block_m16_block_n32_stages2(
+// GFX950: tile.kernel @mla_partial_mxfp4_block_m32_block_n32_stages2(
 // GFX950: tile.kernel @mla_partial_bf16_waves8_stages2(
 // GFX950: tile.kernel @mla_partial_fp8_waves8_stages2(
 // GFX950: tile.kernel @mla_partial_mxfp4_waves8_stages2(
 // GFX950-NOT: tile.kernel @mla_partial_
 // RUN: mla-opt %s --tile-specialize=target=gfx942 | FileCheck %s --check-prefix=GFX942
 // GFX942: tile.kernel @mla_partial_bf16_block_m16_block_n32_stages2(
+// GFX942: tile.kernel @mla_partial_bf16_block_m32_block_n32_stages2(
 // GFX942: tile.kernel @mla_partial_fp8_block_m16_block_n32_stages2(
+// GFX942: tile.kernel @mla_partial_fp8_block_m32_block_n32_stages2(
 // GFX942: tile.kernel @mla_partial_fp8_fnuz_block_m16_block_n32_stages2(
+// GFX942: tile.kernel @mla_partial_fp8_fnuz_block_m32_block_n32_stages2(
 // GFX942: tile.kernel @mla_partial_mxfp4_block_m16_block_n32_stages2(
+// GFX942: tile.kernel @mla_partial_mxfp4_block_m32_block_n32_stages2(
 // GFX942: tile.kernel @mla_partial_bf16_block_n32_stages2(
 // GFX942: tile.kernel @mla_partial_fp8_block_n32_stages2(
 // GFX942: tile.kernel @mla_partial_fp8_fnuz_block_n32_stages2(
@@ -163,10 +170,10 @@ tile.kernel @mla_partial<KV: str, BLOCK_M: i64 = 64, BLOCK_N: i64 = 64,
     %part_lse: !tile.ptr<f32>, %out: !tile.ptr<bf16>, %sm_scale: f32, %heads: i32)
     attributes {tile.instances = {KV = ["bf16", "fp8", "mxfp4"]},
                 tile.target_instances = {
-                  gfx950 = [{KV = ["bf16", "fp8", "mxfp4"], BLOCK_M = [16],
+                  gfx950 = [{KV = ["bf16", "fp8", "mxfp4"], BLOCK_M = [16, 32],
                              BLOCK_N = [32], WAVES = [4], STAGES = [2]},
                             {KV = ["bf16", "fp8", "mxfp4"], WAVES = [8], STAGES = [2]}],
-                  gfx942 = [{KV = ["bf16", "fp8", "fp8_fnuz", "mxfp4"], BLOCK_M = [16],
+                  gfx942 = [{KV = ["bf16", "fp8", "fp8_fnuz", "mxfp4"], BLOCK_M = [16, 32],
                              BLOCK_N = [32], WAVES = [4], STAGES = [2]},
                             {KV = ["bf16", "fp8", "fp8_fnuz", "mxfp4"],
                              BLOCK_N = [32], WAVES = [4], STAGES = [2]}],
