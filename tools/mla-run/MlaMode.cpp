@@ -281,9 +281,11 @@ static Status useDevicePlan(Backend &backend, const Manifest &manifest,
   return Status::success();
 }
 
-/// One line saying what runs, so that logs show the problem and the plan.
+/// One line saying what runs, so that logs show the problem, the plan and
+/// the partial kernel chosen for its rows.
 static void printSummary(const CommonOptions &common, const MlaProblem &problem,
-                         const LaunchPlan &plan, std::optional<uint64_t> seed) {
+                         const LaunchPlan &plan, const MlaKernels &kernels,
+                         std::optional<uint64_t> seed) {
   int64_t minQ = INT64_MAX, maxQ = 0, minKv = INT64_MAX, maxKv = 0;
   for (int64_t seq = 0; seq < problem.batch(); ++seq) {
     minQ = std::min(minQ, problem.qLen(seq));
@@ -294,7 +296,7 @@ static void printSummary(const CommonOptions &common, const MlaProblem &problem,
   std::printf(
       "run: target=%s batch=%lld heads=%lld q_len=%s kv_len=%s "
       "total_kv=%lld kv_dtype=%s plan=%s programs=%lld work_items=%zu "
-      "combine_items=%zu max_splits=%lld part_bytes=%lld\n",
+      "combine_items=%zu max_splits=%lld part_bytes=%lld partial=%s\n",
       common.targetName.c_str(), static_cast<long long>(problem.batch()),
       static_cast<long long>(problem.heads), describeRange(minQ, maxQ).c_str(),
       describeRange(minKv, maxKv).c_str(),
@@ -302,7 +304,8 @@ static void printSummary(const CommonOptions &common, const MlaProblem &problem,
       planModeName(plan.mode), static_cast<long long>(plan.programs()),
       plan.items.size(), plan.combineItems.size(),
       static_cast<long long>(plan.maxSplitsUsed),
-      static_cast<long long>(plan.partialBytes()));
+      static_cast<long long>(plan.partialBytes()),
+      kernels.partial->symbol.c_str());
   if (seed)
     std::printf("inputs: generated, seed=%llu\n",
                 static_cast<unsigned long long>(*seed));
@@ -403,7 +406,7 @@ Status mla::run::runMlaMode(const CommonOptions &common, bool &checkFailed) {
     if (Status s =
             useDevicePlan(*backend, manifest, problem, planOptions, plan))
       return s;
-  printSummary(common, problem, plan, seed);
+  printSummary(common, problem, plan, kernels, seed);
   if (saveInputsFlag.getNumOccurrences())
     if (Status s = saveProblem(problem, saveInputsFlag))
       return s;
